@@ -1,0 +1,426 @@
+"""Build a :class:`Variant` from schema-valid rule data: the semantic checks and the one-time compilation.
+
+The schema has already said the data has the right shape; here we check what a schema cannot (names that
+must exist, a deal that fits the deck, a team layout that fits the players), compile every expression
+against its scope and precompute the tables the engine reads during play. Problems are collected, not
+raised one at a time, so a user sees all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from piglia.cards import Deck, Rank, Suit, Table
+from piglia.contexts import (
+    AWARD_SCOPE,
+    BONUS_SCOPE,
+    CARD_SCOPE,
+    DEAL_SCOPE,
+    PLAYED_SCOPE,
+    CardEnv,
+    all_scope_names,
+)
+from piglia.dsl import T, compile_expr
+from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
+from piglia.mechanics.awards import AWARD_FORMS, Award, AwardInputs
+from piglia.mechanics.capture import CAPTURE_KINDS, CaptureKind, KindInputs
+from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, PlayerRules, Variant
+from piglia.yamlpos import Path
+
+__all__ = ["Reporter", "VariantBuilder"]
+
+Expr = Callable[[Any], Any]
+MAX_REDEAL_ATTEMPTS = 1000
+
+
+class Reporter(Protocol):
+    """Locates problems in the rule file(s)."""
+
+    def at(self, path: Path, message: str, *, key: bool = False) -> SpecError: ...
+
+    def at_offset(self, path: Path, offset: int, message: str) -> SpecError: ...
+
+
+class _Failed(Exception):
+    """A part could not be built; its error is already recorded."""
+
+
+def _const(value: int) -> Expr:
+    return lambda _env: value
+
+
+class VariantBuilder:
+    """Checks and compiles one variant's data; ``errors`` holds every problem found."""
+
+    def __init__(self, data: Mapping[str, Any], where: Reporter) -> None:
+        self.data = data
+        self.where = where
+        self.errors: list[SpecError] = []
+        self.deck: Deck | None = None
+
+    # -- helpers ---------------------------------------------------------------------------------------
+
+    def fail(self, path: Path, message: str, *, key: bool = False) -> _Failed:
+        self.errors.append(self.where.at(path, message, key=key))
+        return _Failed()
+
+    def expr(self, path: Path, text: str, scope: Mapping[str, T], expected: T | tuple[T, ...]) -> Expr:
+        """Compile the expression at ``path``; on error record it (at the exact column) and raise _Failed."""
+        assert self.deck is not None
+        try:
+            compiled = compile_expr(
+                text, scope=scope, deck=self.deck, expected=expected, known_elsewhere=all_scope_names()
+            )
+        except DslError as exc:
+            self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
+            raise _Failed() from None
+        return compiled.fn
+
+    def points(self, path: Path, value: Any, scope: Mapping[str, T]) -> Expr:
+        if isinstance(value, int):
+            return _const(value)
+        return self.expr(path, value, scope, T.INT)
+
+    # -- the whole variant -----------------------------------------------------------------------------
+
+    def build(self, *, sha256: str, source: str) -> Variant | None:
+        """The compiled variant, or None when there were errors (see ``errors``)."""
+        d = self.data
+        try:
+            self.deck = self.build_deck()
+        except _Failed:
+            return None
+        parts: dict[str, Any] = {}
+        for name, step in (
+            ("players", self.build_players),
+            ("deals", self.build_deals),
+            ("capture", self.build_capture),
+            ("bonuses", self.build_bonuses),
+            ("awards", self.build_awards),
+            ("match", self.build_match),
+        ):
+            try:
+                parts[name] = step()
+            except _Failed:
+                parts[name] = None
+        if self.errors:
+            return None
+        players: dict[int, PlayerRules] = parts["players"]
+        return Variant(
+            name=d["name"],
+            title=d.get("title", d["name"]),
+            description=d.get("description", ""),
+            sources=tuple(d.get("sources", ())),
+            deck=self.deck,
+            player_counts=tuple(players),
+            players_by_count=MappingProxyType(players),
+            deals_by_count=MappingProxyType(parts["deals"]),
+            capture=parts["capture"],
+            bonuses=parts["bonuses"],
+            leftover=d.get("leftover", "last_capturer"),
+            awards=parts["awards"],
+            match=parts["match"],
+            rules=MappingProxyType(dict(d)),
+            sha256=sha256,
+            source=source,
+        )
+
+    # -- deck ------------------------------------------------------------------------------------------
+
+    def build_deck(self) -> Deck:
+        spec = self.data["deck"]
+        removed = {str(r) for r in spec.get("remove_ranks", [])}
+        suits: list[Suit] = []
+        seen: dict[str, Path] = {}
+        for i, s in enumerate(spec["suits"]):
+            for attr in ("name", "id"):
+                tag = f"suit {attr} {s[attr]!r}"
+                if tag in seen:
+                    self.fail(("deck", "suits", i, attr), f"{tag} is used twice")
+                seen[tag] = ("deck", "suits", i)
+            suits.append(Suit(s["name"], s["id"], len(suits), MappingProxyType(dict(s.get("props", {})))))
+        all_rank_names = [str(r["name"]) for r in spec["ranks"]]
+        for i, r in enumerate(spec.get("remove_ranks", [])):
+            if str(r) not in all_rank_names:
+                self.fail(("deck", "remove_ranks", i), f"unknown rank {r!r}{did_you_mean(str(r), all_rank_names)}")
+        ranks: list[Rank] = []
+        for i, r in enumerate(spec["ranks"]):
+            name = str(r["name"])
+            for attr in ("name", "id"):
+                tag = f"rank {attr} {r[attr]!r}"
+                if tag in seen:
+                    self.fail(("deck", "ranks", i, attr), f"{tag} is used twice")
+                seen[tag] = ("deck", "ranks", i)
+            if name in {s.name for s in suits}:
+                self.fail(("deck", "ranks", i, "name"), f"{name!r} names both a suit and a rank")
+            if name in removed:
+                continue
+            ranks.append(
+                Rank(
+                    name,
+                    str(r["id"]),
+                    len(ranks),
+                    int(r["value"]),
+                    bool(r.get("court", False)),
+                    MappingProxyType(dict(r.get("props", {}))),
+                )
+            )
+        if not ranks:
+            raise self.fail(("deck", "remove_ranks"), "every rank is removed: the deck has no cards")
+        ids: dict[str, str] = {}
+        for s in suits:
+            for r in ranks:
+                cid = r.id + s.id
+                if cid in ids:
+                    raise self.fail(("deck",), f"card id {cid!r} spells both {ids[cid]} and {r.name} of {s.name}")
+                ids[cid] = f"{r.name} of {s.name}"
+        if self.errors:
+            raise _Failed()
+        tables = [
+            self.build_table(name, values, suits, ranks, removed) for name, values in spec.get("tables", {}).items()
+        ]
+        return Deck.build(suits, ranks, tables)
+
+    def build_table(
+        self, name: str, values: Mapping[str, int], suits: list[Suit], ranks: list[Rank], removed: set[str]
+    ) -> Table:
+        path: Path = ("deck", "tables", name)
+        rank_names = [r.name for r in ranks]
+        suit_names = [s.name for s in suits]
+        keys = [k for k in values if k not in removed]
+        if keys and all(k in suit_names for k in keys):
+            key, order = "suit", suit_names
+        elif keys and all(k in [r.id + s.id for s in suits for r in ranks] for k in keys):
+            key, order = "card", [r.id + s.id for s in suits for r in ranks]
+        else:
+            key, order = "rank", rank_names
+            for k in keys:
+                if k not in rank_names:
+                    self.fail((*path, k), f"unknown rank {k!r}{did_you_mean(k, rank_names)}", key=True)
+        missing = [k for k in order if k not in values]
+        if missing:
+            self.fail(path, f"table {name!r} gives no value for {key} {', '.join(map(repr, missing))}")
+        return Table(name, key, tuple(int(values.get(k, 0)) for k in order))
+
+    # -- players and deal ------------------------------------------------------------------------------
+
+    def build_players(self) -> dict[int, PlayerRules]:
+        spec = self.data["players"]
+        counts = spec["count"] if isinstance(spec["count"], list) else [spec["count"]]
+        layouts = spec.get("teams", "individual")
+        out: dict[int, PlayerRules] = {}
+        lpath: Path
+        for n in counts:
+            if isinstance(layouts, dict):
+                if str(n) not in layouts:
+                    raise self.fail(("players", "teams"), f"no team layout for {n} players")
+                layout, lpath = layouts[str(n)], ("players", "teams", str(n))
+            else:
+                layout, lpath = layouts, ("players", "teams")
+            teams = self.team_layout(n, layout, lpath)
+            first = spec.get("first_dealer", "random")
+            if isinstance(first, int) and first >= n:
+                raise self.fail(("players", "first_dealer"), f"seat {first} does not exist with {n} players")
+            team_of = [0] * n
+            for t, seats in enumerate(teams):
+                for seat in seats:
+                    team_of[seat] = t
+            out[n] = PlayerRules(
+                count=n,
+                teams=teams,
+                team_of=tuple(team_of),
+                first_dealer=None if first == "random" else int(first),
+                rotation=spec.get("rotation", "next"),
+                lead_offset=1 if spec.get("lead", "after_dealer") == "after_dealer" else 0,
+                order=spec.get("order", "clockwise"),
+            )
+        return out
+
+    def team_layout(self, n: int, layout: Any, path: Path) -> tuple[tuple[int, ...], ...]:
+        if layout == "individual":
+            return tuple((i,) for i in range(n))
+        if layout == "opposite":
+            if n < 4 or n % 2:
+                raise self.fail(path, f"opposite partnerships need an even number of players, 4 or more (not {n})")
+            half = n // 2
+            return tuple((i, i + half) for i in range(half))
+        teams = tuple(tuple(int(s) for s in team) for team in layout)
+        seats = sorted(s for team in teams for s in team)
+        if seats != list(range(n)):
+            raise self.fail(path, f"the teams must list each of the seats 0..{n - 1} exactly once")
+        return teams
+
+    def build_deals(self) -> dict[int, DealRules]:
+        assert self.deck is not None
+        spec = self.data["deal"]
+        players = self.data["players"]
+        counts = players["count"] if isinstance(players["count"], list) else [players["count"]]
+        size = len(self.deck)
+        table = int(spec["table"])
+        refill = bool(spec.get("refill", False))
+        redeal: Expr | None = None
+        if "redeal" in spec:
+            redeal = self.expr(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
+        out: dict[int, DealRules] = {}
+        for n in counts:
+            if spec["hand"] == "all":
+                if (size - table) % n:
+                    raise self.fail(
+                        ("deal", "hand"),
+                        f"{size - table} cards after the table do not split evenly among {n} players",
+                    )
+                hand = (size - table) // n
+            else:
+                hand = int(spec["hand"])
+            first = table + n * hand
+            if first > size:
+                raise self.fail(
+                    ("deal", "hand"),
+                    f"the deal needs {first} cards ({table} on the table, {hand} to each of {n} players) "
+                    f"but the deck has {size}",
+                )
+            stock = size - first
+            if stock and not refill:
+                raise self.fail(
+                    ("deal",),
+                    f"{stock} cards would never be dealt with {n} players: set refill: true or deal more",
+                )
+            if refill and stock % (n * hand):
+                raise self.fail(
+                    ("deal", "hand"),
+                    f"the stock of {stock} cards cannot be dealt {hand} at a time to {n} players",
+                )
+            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"))
+        return out
+
+    # -- capture ---------------------------------------------------------------------------------------
+
+    def build_capture(self) -> CaptureRules:
+        assert self.deck is not None
+        spec = self.data["capture"]
+        kinds: dict[str, CaptureKind] = {}
+        failed = False
+        for name, kspec in spec["kinds"].items():
+            try:
+                kinds[name] = self.build_kind(name, kspec)
+            except _Failed:
+                failed = True
+        priority = spec.get("priority", "free")
+        if priority == "free":
+            tiers_names = [list(spec["kinds"])]
+        else:
+            tiers_names = [[t] if isinstance(t, str) else list(t) for t in priority]
+        named: list[str] = []
+        for i, tier in enumerate(tiers_names):
+            for j, kname in enumerate(tier):
+                where: Path = (
+                    ("capture", "priority", i) if isinstance(priority[i], str) else ("capture", "priority", i, j)
+                )
+                if kname not in spec["kinds"]:
+                    raise self.fail(where, f"unknown capture kind {kname!r}{did_you_mean(kname, spec['kinds'])}")
+                if kname in named:
+                    raise self.fail(where, f"capture kind {kname!r} is listed twice")
+                named.append(kname)
+        for kname in spec["kinds"]:
+            if kname not in named:
+                raise self.fail(("capture", "priority"), f"capture kind {kname!r} is missing from the priority")
+        if failed:
+            raise _Failed()
+        tiers = tuple(tuple(kinds[k] for k in tier) for tier in tiers_names)
+        return CaptureRules(tiers=tiers, mandatory=bool(spec.get("mandatory", True)))
+
+    def build_kind(self, name: str, kspec: Mapping[str, Any]) -> CaptureKind:
+        deck = self.deck
+        assert deck is not None
+        path: Path = ("capture", "kinds", name)
+        n = len(deck)
+        played_ok: tuple[bool, ...] = (True,) * n
+        takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
+        target: tuple[int, ...] | None = None
+        try:
+            if "played" in kspec:
+                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL)
+                played_ok = tuple(bool(f(CardEnv(c, c))) for c in range(n))
+            if "cards" in kspec:
+                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL)
+                takes = tuple(tuple(bool(g(CardEnv(c, p))) for c in range(n)) for p in range(n))
+            if "target" in kspec:
+                t = self.points((*path, "target"), kspec["target"], PLAYED_SCOPE)
+                target = tuple(int(t(CardEnv(p, p))) for p in range(n))
+        except PigliaError as exc:
+            raise self.fail(path, f"cannot be evaluated on every card: {exc}") from None
+        if kspec["type"] not in CAPTURE_KINDS:
+            raise self.fail((*path, "type"), f"unknown capture kind type {kspec['type']!r}")
+        return CAPTURE_KINDS[kspec["type"]](KindInputs(name, kspec, deck, played_ok, takes, target))
+
+    # -- bonuses, awards, match ------------------------------------------------------------------------
+
+    def build_bonuses(self) -> tuple[Bonus, ...]:
+        out: list[Bonus] = []
+        failed = False
+        for name, spec in self.data.get("bonuses", {}).items():
+            path: Path = ("bonuses", name)
+            try:
+                when = self.expr((*path, "when"), spec["when"], BONUS_SCOPE, T.BOOL)
+                points = self.points((*path, "points"), spec["points"], BONUS_SCOPE)
+            except _Failed:
+                failed = True
+                continue
+            out.append(Bonus(name, when, points, spec.get("on", "capture") == "play"))
+        if failed:
+            raise _Failed()
+        return tuple(out)
+
+    def build_awards(self) -> tuple[Award, ...]:
+        out: list[Award] = []
+        failed = False
+        for name, spec in self.data.get("awards", {}).items():
+            try:
+                out.append(self.build_award(name, spec))
+            except _Failed:
+                failed = True
+        if failed:
+            raise _Failed()
+        return tuple(out)
+
+    def build_award(self, name: str, spec: Mapping[str, Any]) -> Award:
+        path: Path = ("awards", name)
+        forms = [k for k in AWARD_FORMS if k in spec]
+        if len(forms) != 1:
+            if not forms:
+                raise self.fail(path, f"an award needs one of {', '.join(AWARD_FORMS)} to say who wins it")
+            raise self.fail(path, f"an award takes only one of {', '.join(forms)}")
+        form = forms[0]
+        if form == "score":
+            if "points" in spec:
+                raise self.fail((*path, "points"), "a score award's points are its score expression; remove points")
+        elif "points" not in spec:
+            raise self.fail(path, "missing required key 'points' (how many points the award is worth)")
+        for key in ("tie", "tie_points"):
+            if key in spec and form != "most":
+                raise self.fail((*path, key), f"{key} applies only to a most award")
+        points = self.points((*path, "points"), spec.get("points", 0), AWARD_SCOPE)
+        eligible = self.expr((*path, "eligible"), spec["eligible"], AWARD_SCOPE, T.BOOL) if "eligible" in spec else None
+        most: tuple[Expr, ...] = ()
+        if form == "most":
+            items = spec["most"] if isinstance(spec["most"], list) else [spec["most"]]
+            mpaths = (
+                [(*path, "most", i) for i in range(len(items))] if isinstance(spec["most"], list) else [(*path, "most")]
+            )
+            most = tuple(self.expr(p, text, AWARD_SCOPE, T.INT) for p, text in zip(mpaths, items, strict=True))
+        holder = -1
+        if form == "holder":
+            card = self.expr((*path, "holder"), spec["holder"], {}, T.CARD)
+            holder = int(card(None))
+        score = self.expr((*path, "score"), spec["score"], AWARD_SCOPE, T.INT) if form == "score" else None
+        tie_points = (
+            self.points((*path, "tie_points"), spec["tie_points"], AWARD_SCOPE) if "tie_points" in spec else None
+        )
+        inputs = AwardInputs(name, points, eligible, most, spec.get("tie", "none"), tie_points, holder, score)
+        return AWARD_FORMS[form](inputs)
+
+    def build_match(self) -> MatchRules:
+        spec = self.data["match"]
+        return MatchRules(target=spec.get("target"), deals=spec.get("deals"))

@@ -1,0 +1,177 @@
+"""Cards, suits, ranks and decks: the small immutable values every other module speaks in.
+
+A variant declares its suits and ranks; a card is one rank of one suit and is named by its id, the rank's id
+followed by the suit's id (``7d``). Inside the engine a card is its integer index in the deck (0..n-1), so that
+hands, tables and piles are tuples of small ints and card attributes are array lookups precomputed once per
+variant. :class:`Card` is the value the public API hands out.
+
+>>> deck = Deck.build(
+...     suits=[Suit("coins", "d", 0)],
+...     ranks=[Rank("asso", "A", 0, 1, False), Rank("7", "7", 1, 7, False)],
+... )
+>>> deck.parse_card("7d")
+Card('7d')
+>>> deck.parse_card("7d").name
+'7 of coins'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from piglia.errors import PigliaError
+
+__all__ = ["Card", "Deck", "Rank", "Suit", "Table"]
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """A suit: its name, its short id (the last part of a card id) and its index in the deck."""
+
+    name: str
+    id: str
+    index: int
+    props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class Rank:
+    """A rank: name, short id, index in rank order, capture value, whether it is a court, named properties."""
+
+    name: str
+    id: str
+    index: int
+    value: int
+    court: bool
+    props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Card:
+    """One card of a deck: a rank of a suit. ``str(card)`` is its id, ``card.name`` its words."""
+
+    id: str
+    rank: Rank = field(compare=False)
+    suit: Suit = field(compare=False)
+    index: int = field(compare=False)
+
+    def __str__(self) -> str:
+        return self.id
+
+    def __repr__(self) -> str:
+        return f"Card({self.id!r})"
+
+    @property
+    def name(self) -> str:
+        """The card in words, e.g. ``7 of coins``."""
+        return f"{self.rank.name} of {self.suit.name}"
+
+    @property
+    def value(self) -> int:
+        """The capture value of the card's rank."""
+        return self.rank.value
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A named table of card values (e.g. primiera), keyed by rank, suit or card; values per key index."""
+
+    name: str
+    key: str  # "rank", "suit" or "card"
+    values: tuple[int, ...]
+
+    def of_card(self, deck: Deck, card: int) -> int:
+        """The table's value for the card with index ``card``."""
+        if self.key == "rank":
+            return self.values[deck.rank_of[card]]
+        if self.key == "suit":
+            return self.values[deck.suit_of[card]]
+        return self.values[card]
+
+
+class Deck:
+    """The cards of a variant, with per-card attribute arrays for the engine's hot paths.
+
+    Build it with :meth:`build`; it is never mutated afterwards.
+    """
+
+    __slots__ = (
+        "by_id",
+        "cards",
+        "court_of",
+        "prop_of",
+        "rank_by_name",
+        "rank_of",
+        "ranks",
+        "suit_by_name",
+        "suit_of",
+        "suits",
+        "tables",
+        "value_of",
+    )
+
+    suits: tuple[Suit, ...]
+    ranks: tuple[Rank, ...]
+    cards: tuple[Card, ...]
+    by_id: Mapping[str, Card]
+    suit_by_name: Mapping[str, Suit]
+    rank_by_name: Mapping[str, Rank]
+    suit_of: tuple[int, ...]
+    rank_of: tuple[int, ...]
+    value_of: tuple[int, ...]
+    court_of: tuple[bool, ...]
+    prop_of: Mapping[str, tuple[Any, ...]]
+    tables: Mapping[str, Table]
+
+    @classmethod
+    def build(
+        cls,
+        suits: Sequence[Suit],
+        ranks: Sequence[Rank],
+        tables: Iterable[Table] = (),
+    ) -> Deck:
+        """Make the deck of every rank in every suit, ordered suit by suit, rank by rank."""
+        deck = cls.__new__(cls)
+        deck.suits = tuple(suits)
+        deck.ranks = tuple(ranks)
+        cards: list[Card] = []
+        for suit in deck.suits:
+            for rank in deck.ranks:
+                cards.append(Card(rank.id + suit.id, rank, suit, len(cards)))
+        deck.cards = tuple(cards)
+        deck.by_id = MappingProxyType({c.id: c for c in cards})
+        if len(deck.by_id) != len(cards):
+            raise PigliaError("card ids are not unique: two rank+suit ids spell the same card")
+        deck.suit_by_name = MappingProxyType({s.name: s for s in deck.suits})
+        deck.rank_by_name = MappingProxyType({r.name: r for r in deck.ranks})
+        deck.suit_of = tuple(c.suit.index for c in cards)
+        deck.rank_of = tuple(c.rank.index for c in cards)
+        deck.value_of = tuple(c.rank.value for c in cards)
+        deck.court_of = tuple(c.rank.court for c in cards)
+        names = {k for r in deck.ranks for k in r.props} | {k for s in deck.suits for k in s.props}
+        deck.prop_of = MappingProxyType(
+            {name: tuple(c.rank.props.get(name, c.suit.props.get(name)) for c in cards) for name in names}
+        )
+        deck.tables = MappingProxyType({t.name: t for t in tables})
+        return deck
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def parse_card(self, text: str) -> Card:
+        """The card with this id; raises :class:`PigliaError` for an unknown id."""
+        try:
+            return self.by_id[text]
+        except KeyError:
+            raise PigliaError(f"unknown card {text!r}") from None
+
+    def card_name(self, index: int) -> str:
+        """The words for the card with this index."""
+        return self.cards[index].name
+
+    def ids(self, indexes: Iterable[int]) -> list[str]:
+        """Card ids for card indexes, in deck order."""
+        return [self.cards[i].id for i in sorted(indexes)]

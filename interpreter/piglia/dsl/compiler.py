@@ -1,0 +1,1007 @@
+"""Type-check a DSL expression against a scope and compile it, once, into plain Python closures.
+
+No ``eval``/``exec``: the result is a tree of small closures built at compile time, with every name,
+attribute, table and card literal already resolved to an array or a constant, so a call does no tree
+walking and no dictionary lookups.
+
+How it stays fast
+-----------------
+Each sub-expression compiles to a :class:`Code`, one of four kinds:
+
+* ``CONST`` - a known value (constant folding: ``7 of coins``, ``count(deck where court)``);
+* ``TAB`` - a value that depends on one comprehension variable only, precomputed for every value the
+  variable can take (every card, suit or rank): ``c.suit == coins`` becomes a tuple of 41 booleans, and
+  ``pile where suit == coins`` runs as ``filter(mask.__getitem__, pile)`` in C;
+* ``ENV`` - a function of the environment only, ``efn(env)`` (scope variables are read with
+  :func:`operator.attrgetter` bound once);
+* ``GEN`` - the general case, ``fn(env, frame)``, where ``frame`` is a list holding the comprehension
+  variables (slot ``k`` for the ``k``-th variable).
+
+Combining codes folds whatever can be folded: an operation on constants is a constant, on constants and
+tables of the same variable a table, and a general code that reads no environment and one variable is
+tabulated by evaluating it for every value of that variable (within a work budget).
+
+Run-time values never raise: a card index of ``-1`` ("no card", e.g. ``previous.card`` before the first
+play) reads the sentinel entry at the end of every per-card array (no suit, no rank, value 0), and
+integer division or remainder by zero gives 0.
+"""
+
+from __future__ import annotations
+
+import enum
+import operator
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from piglia.cards import Deck
+from piglia.dsl.dtypes import ELEMENT_OF, T, collection_of, describe, describe_any
+from piglia.dsl.nodes import (
+    Attr,
+    Binary,
+    BoolLit,
+    BoolOp,
+    Call,
+    CardOf,
+    Compare,
+    Comprehension,
+    Expr,
+    IfElse,
+    IntLit,
+    Lookup,
+    Name,
+    StrLit,
+    Unary,
+    Where,
+)
+from piglia.dsl.parser import parse
+from piglia.errors import DslError, DslNameError, DslTypeError, did_you_mean
+
+__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr"]
+
+Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
+EnvFn = Callable[[Any], Any]  # env -> value
+
+AGGREGATES = ("count", "empty", "sum", "max", "min", "any", "all", "distinct")
+FUNCTIONS = (*AGGREGATES, "run")
+
+# Most element evaluations we are willing to spend folding one sub-expression at compile time; past it
+# the code is left to run at run time (an absurd nest of comprehensions over the deck must not hang).
+_FOLD_BUDGET = 100_000
+
+_CARD_ATTRS = ("suit", "rank", "value", "court")
+_RANK_ATTRS = ("value", "court")
+_PLAY_ATTRS = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
+_BUILTIN_NAMES = ("suits", "ranks", "deck")
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """A compiled expression: ``fn(env)`` computes it, reading scope variable ``x`` as ``env.x``.
+
+    ``type`` is the expression's type, ``ast`` its syntax tree and ``names`` the scope variables it reads.
+    """
+
+    fn: Callable[[Any], Any]
+    type: T
+    ast: Expr
+    names: frozenset[str]
+
+
+# ---------------------------------------------------------------------------------------------------
+# Compiled sub-expressions
+# ---------------------------------------------------------------------------------------------------
+
+
+class Kind(enum.Enum):
+    """How a :class:`Code` computes its value (see the module docstring)."""
+
+    CONST = "const"
+    TAB = "tab"
+    ENV = "env"
+    GEN = "gen"
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One compiled sub-expression. ``fn(env, frame)`` works for every kind; the rest is for folding."""
+
+    type: T
+    kind: Kind
+    fn: Fn
+    efn: EnvFn | None = None  # CONST and ENV: env -> value
+    value: Any = None  # CONST: the value
+    slot: int = -1  # TAB: the variable; value == table[frame[slot]]
+    table: tuple[Any, ...] = ()  # TAB: one entry per value of the variable, the last one for -1
+    deps: frozenset[int] = frozenset()  # variables (frame slots) read
+    env: bool = False  # reads the environment
+    cost: int = 1  # rough number of steps per evaluation, for the folding budget
+    path: str | None = None  # ENV reading a dotted attribute path of env: one attrgetter will do
+
+
+def _const(t: T, value: Any) -> Code:
+    return Code(t, Kind.CONST, lambda e, f: value, lambda e: value, value=value)
+
+
+def _tab(t: T, slot: int, table: tuple[Any, ...]) -> Code:
+    return Code(t, Kind.TAB, lambda e, f: table[f[slot]], slot=slot, table=table, deps=frozenset((slot,)))
+
+
+def _env(t: T, efn: EnvFn, cost: int, path: str | None = None) -> Code:
+    return Code(t, Kind.ENV, lambda e, f: efn(e), efn, env=True, cost=cost, path=path)
+
+
+def _gen(t: T, fn: Fn, deps: frozenset[int], env: bool, cost: int) -> Code:
+    return Code(t, Kind.GEN, fn, deps=deps, env=env, cost=cost)
+
+
+def _efn(code: Code) -> EnvFn:
+    assert code.efn is not None, code.kind
+    return code.efn
+
+
+def _env_closure(f: Callable[..., Any], args: Sequence[Code]) -> EnvFn:
+    """``env -> f(*args)`` for arguments that are constants or functions of the environment."""
+    if len(args) == 1:
+        g = _efn(args[0])
+        return lambda e: f(g(e))
+    if len(args) == 2:
+        a, b = args
+        if a.kind is Kind.CONST:
+            av, gb = a.value, _efn(b)
+            return lambda e: f(av, gb(e))
+        if b.kind is Kind.CONST:
+            ga, bv = _efn(a), b.value
+            return lambda e: f(ga(e), bv)
+        ga, gb = _efn(a), _efn(b)
+        return lambda e: f(ga(e), gb(e))
+    gs = tuple(_efn(a) for a in args)
+    return lambda e: f(*[g(e) for g in gs])
+
+
+def _gen_closure(f: Callable[..., Any], args: Sequence[Code]) -> Fn:
+    """``(env, frame) -> f(*args)``, inlining table lookups for the shapes comprehensions produce."""
+    if len(args) == 1:
+        g = args[0].fn
+        return lambda e, fr: f(g(e, fr))
+    if len(args) == 2:
+        a, b = args
+        if a.kind is Kind.TAB and b.kind is Kind.TAB:
+            ta, ka, tb, kb = a.table, a.slot, b.table, b.slot
+            return lambda e, fr: f(ta[fr[ka]], tb[fr[kb]])
+        if a.kind is Kind.TAB and b.kind is Kind.ENV:
+            ta, ka, gb = a.table, a.slot, _efn(b)
+            return lambda e, fr: f(ta[fr[ka]], gb(e))
+        if a.kind is Kind.ENV and b.kind is Kind.TAB:
+            ga, tb, kb = _efn(a), b.table, b.slot
+            return lambda e, fr: f(ga(e), tb[fr[kb]])
+        if a.kind is Kind.CONST:
+            av, fb = a.value, b.fn
+            return lambda e, fr: f(av, fb(e, fr))
+        if b.kind is Kind.CONST:
+            fa, bv = a.fn, b.value
+            return lambda e, fr: f(fa(e, fr), bv)
+        fa, fb = a.fn, b.fn
+        return lambda e, fr: f(fa(e, fr), fb(e, fr))
+    fs = tuple(a.fn for a in args)
+    return lambda e, fr: f(*[g(e, fr) for g in fs])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Run-time helpers (pure, never raise on well-typed values)
+# ---------------------------------------------------------------------------------------------------
+
+
+def _floordiv(a: int, b: int) -> int:
+    # A rule dividing by an empty count should not crash a simulation: x / 0 is 0.
+    return a // b if b else 0
+
+
+def _mod(a: int, b: int) -> int:
+    return a % b if b else 0
+
+
+def _set_eq(a: Iterable[int], b: Iterable[int]) -> bool:
+    # Collections compare as sets: `captured == table_before` does not depend on order.
+    return frozenset(a) == frozenset(b)
+
+
+def _set_ne(a: Iterable[int], b: Iterable[int]) -> bool:
+    return frozenset(a) != frozenset(b)
+
+
+def _not_contains(collection: Collection[int], x: int) -> bool:
+    return x not in collection
+
+
+def _max0(values: Iterable[int]) -> int:
+    return max(values, default=0)
+
+
+def _min0(values: Iterable[int]) -> int:
+    return min(values, default=0)
+
+
+def _distinct(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted(set(values)))
+
+
+# What an aggregate makes of the list of (filtered, mapped) element values.
+_FINISH: dict[str, Callable[[list[Any]], Any]] = {
+    "count": len,
+    "empty": operator.not_,
+    "sum": sum,
+    "max": _max0,
+    "min": _min0,
+    "any": any,
+    "all": all,
+    "distinct": _distinct,
+    "filter": tuple,
+}
+
+
+# ---------------------------------------------------------------------------------------------------
+# The compiler
+# ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    """What names mean at one point of the expression."""
+
+    local: Mapping[str, tuple[int, T]] = field(default_factory=dict)  # comprehension variables: slot, type
+    card: int | None = None  # slot of the card that bare `suit`, `rank`... refer to, inside a `where`
+
+    def bind(self, name: str, slot: int, t: T) -> _Ctx:
+        return _Ctx({**self.local, name: (slot, t)}, self.card)
+
+    def with_card(self, slot: int) -> _Ctx:
+        return _Ctx(self.local, slot)
+
+
+@dataclass(frozen=True)
+class _Loop:
+    """A comprehension or filter: for each element of ``coll`` (slot ``slot``), if ``cond``, ``elem``."""
+
+    coll: Code
+    slot: int
+    cond: Code | None
+    elem: Code
+    elem_node: Expr
+
+
+@dataclass(frozen=True)
+class _Prop:
+    """A named property declared on ranks or suits, normalised to one type."""
+
+    type: T
+    of_card: tuple[Any, ...]  # per card, plus the sentinel for "no card"
+    of_rank: tuple[Any, ...] | None  # per rank plus sentinel, if declared on ranks
+    of_suit: tuple[Any, ...] | None  # per suit plus sentinel, if declared on suits
+
+
+def _props(deck: Deck) -> dict[str, _Prop]:
+    """Every property of the deck with its type: all bool -> BOOL, all int -> INT, else STR.
+
+    A card whose rank and suit both lack the property reads False, 0 or "" (never None, so comparisons
+    cannot fail at run time).
+    """
+    rank_names = {k for r in deck.ranks for k in r.props}
+    suit_names = {k for s in deck.suits for k in s.props}
+    props: dict[str, _Prop] = {}
+    for name, values in deck.prop_of.items():
+        present = [v for v in values if v is not None]
+        norm: Callable[[Any], Any]
+        if all(isinstance(v, bool) for v in present):
+            t, norm = T.BOOL, lambda v: bool(v) if v is not None else False
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in present):
+            t, norm = T.INT, lambda v: v if v is not None else 0
+        else:
+            t, norm = T.STR, lambda v: str(v) if v is not None else ""
+        sentinel = norm(None)
+        props[name] = _Prop(
+            t,
+            (*(norm(v) for v in values), sentinel),
+            (*(norm(r.props.get(name)) for r in deck.ranks), sentinel) if name in rank_names else None,
+            (*(norm(s.props.get(name)) for s in deck.suits), sentinel) if name in suit_names else None,
+        )
+    return props
+
+
+class _Compiler:
+    """Compiles one expression; holds the deck's arrays (with sentinels) and the variables allocated."""
+
+    def __init__(self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str]) -> None:
+        self.scope = scope
+        self.deck = deck
+        self.known_elsewhere = known_elsewhere
+        self.names: set[str] = set()
+        self.domains: list[tuple[int, ...]] = []  # per slot: the values the variable takes, -1 last
+        self.idents: list[Code] = []  # per slot: the variable itself, as a TAB code
+        # Per-card arrays, with the "no card" (-1) entry at the end so that index -1 reads it.
+        self.suit_of = (*deck.suit_of, -1)
+        self.rank_of = (*deck.rank_of, -1)
+        self.value_of = (*deck.value_of, 0)
+        self.court_of = (*deck.court_of, False)
+        self.rank_value = (*(r.value for r in deck.ranks), 0)
+        self.rank_court = (*(r.court for r in deck.ranks), False)
+        self.props = _props(deck)
+        self.sizes = {T.CARD: len(deck.cards), T.SUIT: len(deck.suits), T.RANK: len(deck.ranks)}
+
+    # -- folding -------------------------------------------------------------------------------------
+
+    def new_slot(self, t: T) -> int:
+        """A frame slot for a comprehension variable of type ``t`` (CARD, SUIT or RANK)."""
+        slot = len(self.domains)
+        domain = (*range(self.sizes[t]), -1)
+        self.domains.append(domain)
+        self.idents.append(_tab(t, slot, domain))
+        return slot
+
+    def frame(self) -> list[int]:
+        return [-1] * len(self.domains)
+
+    def lift(self, t: T, f: Callable[..., Any], args: Sequence[Code], cost: int = 1) -> Code:
+        """The code for ``f(*args)`` (f pure), folded as far as the arguments allow."""
+        if all(a.kind is Kind.CONST for a in args):
+            return _const(t, f(*[a.value for a in args]))
+        slots = {a.slot for a in args if a.kind is Kind.TAB}
+        if len(slots) == 1 and all(a.kind in (Kind.CONST, Kind.TAB) for a in args):
+            (slot,) = slots
+            n = len(self.domains[slot])
+            columns = [a.table if a.kind is Kind.TAB else (a.value,) * n for a in args]
+            return _tab(t, slot, tuple(f(*row) for row in zip(*columns, strict=True)))
+        total = cost + sum(a.cost for a in args)
+        if all(not a.deps for a in args):
+            return _env(t, _env_closure(f, args), total)
+        deps = frozenset().union(*(a.deps for a in args))
+        return self.settle(_gen(t, _gen_closure(f, args), deps, any(a.env for a in args), total))
+
+    def settle(self, code: Code) -> Code:
+        """Fold a general code that does not read the environment into a constant or a table."""
+        if code.kind is not Kind.GEN or code.env or len(code.deps) > 1:
+            return code
+        if not code.deps:
+            if code.cost > _FOLD_BUDGET:
+                return _env(code.type, _with_frame(code.fn, len(self.domains)), code.cost)
+            return _const(code.type, code.fn(None, self.frame()))
+        (slot,) = code.deps
+        domain = self.domains[slot]
+        if code.cost * len(domain) > _FOLD_BUDGET:
+            return code
+        frame = self.frame()
+        values = []
+        for v in domain:
+            frame[slot] = v
+            values.append(code.fn(None, frame))
+        return _tab(code.type, slot, tuple(values))
+
+    def tabulate(self, code: Code, slot: int, frame: list[int]) -> tuple[Any, ...]:
+        """The code's value for every value of variable ``slot``, the other variables as in ``frame``."""
+        if code.kind is Kind.CONST:
+            return (code.value,) * len(self.domains[slot])
+        if code.kind is Kind.TAB and code.slot == slot:
+            return code.table
+        values = []
+        for x in self.domains[slot]:
+            frame[slot] = x
+            values.append(code.fn(None, frame))
+        return tuple(values)
+
+    def finish(self, code: Code) -> Callable[[Any], Any]:
+        """The one-argument function for the whole expression."""
+        if code.kind is Kind.CONST:
+            value = code.value
+            return lambda env: value
+        if code.efn is not None:
+            return code.efn
+        # Not reached: every variable is bound inside its comprehension, so the root reads none.
+        return _with_frame(code.fn, len(self.domains))  # pragma: no cover
+
+    # -- dispatch ------------------------------------------------------------------------------------
+
+    def expr(self, node: Expr, ctx: _Ctx) -> Code:
+        """Type-check and compile one node."""
+        match node:
+            case IntLit(value=value):
+                return _const(T.INT, value)
+            case BoolLit(value=value):
+                return _const(T.BOOL, value)
+            case StrLit(value=value):
+                return _const(T.STR, value)
+            case Name():
+                return self.name(node, ctx)
+            case CardOf():
+                return self.card_of(node)
+            case Attr():
+                return self.attribute(self.expr(node.obj, ctx), node.name)
+            case Lookup():
+                return self.lookup(node, ctx)
+            case Call():
+                return self.call(node, ctx)
+            case Unary():
+                return self.unary(node, ctx)
+            case Binary():
+                return self.binary(node, ctx)
+            case Compare():
+                return self.compare(node, ctx)
+            case BoolOp():
+                return self.bool_op(node, ctx)
+            case IfElse():
+                return self.if_else(node, ctx)
+            case Where():
+                return self.reduce("filter", self.where_loop(node, ctx), node)
+            case Comprehension():
+                raise DslTypeError(
+                    "a 'for' expression can only be the argument of "
+                    + ", ".join(f"{a}()" for a in AGGREGATES[:-1])
+                    + f" or {AGGREGATES[-1]}()",
+                    node.offset,
+                    length=node.length,
+                )
+        raise DslTypeError(f"unsupported expression {type(node).__name__}", node.offset)  # pragma: no cover
+
+    def need(self, code: Code, node: Expr, types: T | tuple[T, ...], what: str) -> None:
+        """Raise ``<what> needs <types>, got <type>`` unless the code has one of the types."""
+        allowed = (types,) if isinstance(types, T) else types
+        if code.type not in allowed:
+            raise DslTypeError(
+                f"{what} needs {describe_any(allowed)}, got {describe(code.type)}",
+                node.offset,
+                length=node.length,
+            )
+
+    # -- names ---------------------------------------------------------------------------------------
+
+    def name(self, node: Name, ctx: _Ctx) -> Code:
+        """Resolve a bare name: locals, scope, the current card's attributes, builtins, suits, ranks, ids."""
+        ident = node.id
+        deck = self.deck
+        if ident in ctx.local:
+            slot, _ = ctx.local[ident]
+            return self.idents[slot]
+        if ident in self.scope:
+            self.names.add(ident)
+            return _env(self.scope[ident], operator.attrgetter(ident), 1, path=ident)
+        if ctx.card is not None and (ident in _CARD_ATTRS or ident in self.props):
+            return self.attribute(self.idents[ctx.card], node)
+        if ident == "suits":
+            return _const(T.SUITS, tuple(range(len(deck.suits))))
+        if ident == "ranks":
+            return _const(T.RANKS, tuple(range(len(deck.ranks))))
+        if ident == "deck":
+            return _const(T.CARDS, tuple(range(len(deck.cards))))
+        if ident in deck.suit_by_name:
+            return _const(T.SUIT, deck.suit_by_name[ident].index)
+        if ident in deck.rank_by_name:
+            return _const(T.RANK, deck.rank_by_name[ident].index)
+        if ident in deck.by_id:
+            return _const(T.CARD, deck.by_id[ident].index)
+        raise self.unknown_name(node, ctx)
+
+    def unknown_name(self, node: Name, ctx: _Ctx) -> DslError:
+        ident = node.id
+        where = {"offset": node.offset, "length": node.length}
+        if ident[:1].isdigit():
+            return DslNameError(f"unknown card {ident!r}{did_you_mean(ident, self.deck.by_id)}", **where)
+        if ident in self.known_elsewhere:
+            return DslNameError(f"{ident!r} is not available here", **where)
+        if ident in self.deck.tables:
+            return DslNameError(f"{ident!r} is a table: look a value up with {ident}[...]", **where)
+        if ident in FUNCTIONS:
+            return DslNameError(f"{ident!r} is a function: call it as {ident}(...)", **where)
+        candidates = [
+            *ctx.local,
+            *self.scope,
+            *_BUILTIN_NAMES,
+            *self.deck.suit_by_name,
+            *self.deck.rank_by_name,
+        ]
+        if ctx.card is not None:
+            candidates += [*_CARD_ATTRS, *self.props]
+        if ident[:1].isupper():
+            # Card ids (`Rc`) only as suggestions for capitalised names: `c` should not suggest `Rc`.
+            candidates += list(self.deck.by_id)
+        return DslNameError(f"unknown name {ident!r}{did_you_mean(ident, candidates)}", **where)
+
+    def rank_named(self, node: Expr, word: str) -> Code:
+        """The rank called ``word`` (its name, or failing that its id), as a constant."""
+        deck = self.deck
+        rank = deck.rank_by_name.get(word) or next((r for r in deck.ranks if r.id == word), None)
+        if rank is None:
+            names = [r.name for r in deck.ranks]
+            raise DslNameError(f"unknown rank {word!r}{did_you_mean(word, names)}", node.offset, length=node.length)
+        return _const(T.RANK, rank.index)
+
+    def coerce(self, node: Expr, code: Code, want: T) -> Code:
+        """An integer literal where a rank is wanted names the rank: ``rank == 7`` is the rank "7"."""
+        if want is T.RANK and code.type is T.INT and isinstance(node, IntLit):
+            return self.rank_named(node, str(node.value))
+        return code
+
+    def card_of(self, node: CardOf) -> Code:
+        """``7 of coins``: a card constant."""
+        deck = self.deck
+        rank = self.rank_named(node.rank, node.rank.id).value
+        word = node.suit.id
+        suit = deck.suit_by_name.get(word) or next((s for s in deck.suits if s.id == word), None)
+        if suit is None:
+            names = [s.name for s in deck.suits]
+            raise DslNameError(
+                f"unknown suit {word!r}{did_you_mean(word, names)}", node.suit.offset, length=node.suit.length
+            )
+        return _const(T.CARD, suit.index * len(deck.ranks) + rank)
+
+    # -- attributes and tables -----------------------------------------------------------------------
+
+    def attribute(self, obj: Code, name: Name) -> Code:
+        """``obj.name`` for cards, ranks, suits and plays."""
+        attr, t = name.id, obj.type
+        if t is T.CARD:
+            arrays: dict[str, tuple[T, tuple[Any, ...]]] = {
+                "suit": (T.SUIT, self.suit_of),
+                "rank": (T.RANK, self.rank_of),
+                "value": (T.INT, self.value_of),
+                "court": (T.BOOL, self.court_of),
+            }
+            for prop_name, prop in self.props.items():
+                arrays.setdefault(prop_name, (prop.type, prop.of_card))
+        elif t is T.RANK:
+            arrays = {"value": (T.INT, self.rank_value), "court": (T.BOOL, self.rank_court)}
+            for prop_name, prop in self.props.items():
+                if prop.of_rank is not None:
+                    arrays.setdefault(prop_name, (prop.type, prop.of_rank))
+        elif t is T.SUIT:
+            arrays = {n: (p.type, p.of_suit) for n, p in self.props.items() if p.of_suit is not None}
+        elif t is T.PLAY:
+            if attr not in _PLAY_ATTRS:
+                raise self.no_attribute(name, t, _PLAY_ATTRS)
+            rt = _PLAY_ATTRS[attr]
+            if obj.path is not None:
+                # `previous.card` is one C-level attrgetter("previous.card"), not two calls.
+                path = f"{obj.path}.{attr}"
+                return _env(rt, operator.attrgetter(path), obj.cost, path=path)
+            return self.lift(rt, operator.attrgetter(attr), [obj])
+        else:
+            hint = " (to choose cards, filter them: pile where suit == coins)" if t is T.CARDS else ""
+            verb = "have" if t in ELEMENT_OF else "has"
+            raise DslTypeError(
+                f"{describe(t)} {verb} no attribute {attr!r}{hint}", name.offset - 1, length=name.length + 1
+            )
+        if attr not in arrays:
+            raise self.no_attribute(name, t, arrays)
+        rt, array = arrays[attr]
+        return self.lift(rt, array.__getitem__, [obj])
+
+    def no_attribute(self, name: Name, t: T, known: Iterable[str]) -> DslNameError:
+        return DslNameError(
+            f"{describe(t)} has no attribute {name.id!r}{did_you_mean(name.id, known)}",
+            name.offset,
+            length=name.length,
+        )
+
+    def lookup(self, node: Lookup, ctx: _Ctx) -> Code:
+        """``table[key]``: a rank-, suit- or card-keyed table of numbers."""
+        deck = self.deck
+        table = deck.tables.get(node.table.id)
+        if table is None:
+            raise DslNameError(
+                f"unknown table {node.table.id!r}{did_you_mean(node.table.id, deck.tables)}",
+                node.table.offset,
+                length=node.table.length,
+            )
+        key = self.expr(node.key, ctx)
+        size = {"rank": len(deck.ranks), "suit": len(deck.suits)}.get(table.key, len(deck.cards))
+        # Exactly one value per key index, then 0 for the -1 key ("no card"/"no rank").
+        values = (*(table.values[i] if i < len(table.values) else 0 for i in range(size)), 0)
+        if table.key == "rank":
+            key = self.coerce(node.key, key, T.RANK)
+            allowed: tuple[T, ...] = (T.RANK, T.CARD)
+            index_of: tuple[int, ...] | None = self.rank_of
+        elif table.key == "suit":
+            allowed, index_of = (T.SUIT, T.CARD), self.suit_of
+        else:
+            allowed, index_of = (T.CARD,), None
+        self.need(key, node.key, allowed, f"the table {node.table.id!r}")
+        if key.type is T.CARD and index_of is not None:
+            # A card given to a rank- or suit-keyed table: precompose, one lookup per card.
+            values = tuple(values[i] for i in index_of)
+        return self.lift(T.INT, values.__getitem__, [key])
+
+    # -- operators -----------------------------------------------------------------------------------
+
+    def unary(self, node: Unary, ctx: _Ctx) -> Code:
+        operand = self.expr(node.operand, ctx)
+        if node.op == "-":
+            self.need(operand, node.operand, T.INT, "'-'")
+            return self.lift(T.INT, operator.neg, [operand])
+        self.need(operand, node.operand, T.BOOL, "'not'")
+        return self.lift(T.BOOL, operator.not_, [operand])
+
+    def binary(self, node: Binary, ctx: _Ctx) -> Code:
+        left, right = self.expr(node.left, ctx), self.expr(node.right, ctx)
+        self.need(left, node.left, T.INT, f"'{node.op}'")
+        self.need(right, node.right, T.INT, f"'{node.op}'")
+        if node.op in "/%" and right.kind is Kind.CONST and right.value == 0:
+            raise DslTypeError("division by zero", node.right.offset, length=node.right.length)
+        f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}[node.op]
+        return self.lift(T.INT, f, [left, right])
+
+    def compare(self, node: Compare, ctx: _Ctx) -> Code:
+        left, right = self.expr(node.left, ctx), self.expr(node.right, ctx)
+        op = node.op
+        where = {"offset": node.offset, "length": node.length}
+        if op in ("in", "not in"):
+            element = ELEMENT_OF.get(right.type)
+            if element is None:
+                raise DslTypeError(
+                    f"'{op}' needs cards, suits or ranks on its right, got {describe(right.type)}",
+                    node.right.offset,
+                    length=node.right.length,
+                )
+            left = self.coerce(node.left, left, element)
+            if left.type is not element:
+                raise DslTypeError(f"cannot look for {describe(left.type)} in {describe(right.type)}", **where)
+            if right.kind is Kind.CONST:
+                members = frozenset(right.value)
+                test = members.__contains__ if op == "in" else lambda x: x not in members
+                return self.lift(T.BOOL, test, [left])
+            return self.lift(T.BOOL, operator.contains if op == "in" else _not_contains, [right, left])
+        left = self.coerce(node.left, left, right.type)
+        right = self.coerce(node.right, right, left.type)
+        t = left.type
+        if t is not right.type:
+            raise DslTypeError(f"cannot compare {describe(t)} with {describe(right.type)}", **where)
+        if op in ("==", "!="):
+            if t is T.PLAY:
+                raise DslTypeError("plays cannot be compared; compare their card or captured cards", **where)
+            if t in ELEMENT_OF:
+                f: Callable[[Any, Any], bool] = _set_eq if op == "==" else _set_ne
+            else:
+                f = operator.eq if op == "==" else operator.ne
+        else:
+            if t not in (T.INT, T.RANK, T.STR):
+                raise DslTypeError(f"'{op}' needs numbers, ranks or strings, got {describe(t)}", **where)
+            f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+        return self.lift(T.BOOL, f, [left, right])
+
+    def bool_op(self, node: BoolOp, ctx: _Ctx) -> Code:
+        """``and``/``or`` of two conditions."""
+        left, right = self.expr(node.left, ctx), self.expr(node.right, ctx)
+        self.need(left, node.left, T.BOOL, f"'{node.op}'")
+        self.need(right, node.right, T.BOOL, f"'{node.op}'")
+        return self.and_or(node.op == "and", left, right)
+
+    def and_or(self, is_and: bool, left: Code, right: Code) -> Code:
+        """``left and right`` (or ``or``), short-circuit: the right side runs only when it decides."""
+        # Every expression is pure, so a constant on either side decides or drops out.
+        for known, other in ((left, right), (right, left)):
+            if known.kind is Kind.CONST:
+                if known.value == is_and:  # `true and x`, `false or x`
+                    return other
+                return _const(T.BOOL, not is_and)
+        if left.kind is Kind.TAB and right.kind is Kind.TAB and left.slot == right.slot:
+            return self.lift(T.BOOL, (lambda a, b: a and b) if is_and else (lambda a, b: a or b), [left, right])
+        cost = left.cost + right.cost + 1
+        if not left.deps and not right.deps:
+            ga, gb = _efn(left), _efn(right)
+            efn: EnvFn = (lambda e: ga(e) and gb(e)) if is_and else (lambda e: ga(e) or gb(e))
+            return _env(T.BOOL, efn, cost)
+        fa, fb = left.fn, right.fn
+        fn: Fn = (lambda e, fr: fa(e, fr) and fb(e, fr)) if is_and else (lambda e, fr: fa(e, fr) or fb(e, fr))
+        return self.settle(_gen(T.BOOL, fn, left.deps | right.deps, left.env or right.env, cost))
+
+    def if_else(self, node: IfElse, ctx: _Ctx) -> Code:
+        """``body if test else orelse``; only the chosen branch runs."""
+        test = self.expr(node.test, ctx)
+        self.need(test, node.test, T.BOOL, "the condition of 'if'")
+        body, orelse = self.expr(node.body, ctx), self.expr(node.orelse, ctx)
+        body = self.coerce(node.body, body, orelse.type)
+        orelse = self.coerce(node.orelse, orelse, body.type)
+        if body.type is not orelse.type:
+            raise DslTypeError(
+                f"the two sides of 'if ... else' differ: {describe(body.type)} and {describe(orelse.type)}",
+                node.offset,
+                length=node.length,
+            )
+        t = body.type
+        if test.kind is Kind.CONST:
+            return body if test.value else orelse
+        parts = (test, body, orelse)
+        if all(p.kind in (Kind.CONST, Kind.TAB) for p in parts):
+            return self.lift(t, lambda c, a, b: a if c else b, parts)
+        cost = test.cost + max(body.cost, orelse.cost) + 1
+        if not (test.deps or body.deps or orelse.deps):
+            gt, ga, gb = _efn(test), _efn(body), _efn(orelse)
+            return _env(t, lambda e: ga(e) if gt(e) else gb(e), cost)
+        ft, fa, fb = test.fn, body.fn, orelse.fn
+        deps = test.deps | body.deps | orelse.deps
+        env = test.env or body.env or orelse.env
+        return self.settle(_gen(t, lambda e, fr: fa(e, fr) if ft(e, fr) else fb(e, fr), deps, env, cost))
+
+    # -- comprehensions, filters and calls -----------------------------------------------------------
+
+    def where_loop(self, node: Where, ctx: _Ctx) -> _Loop:
+        """``coll where cond``: bare card attributes in ``cond`` are the current card's."""
+        coll = self.expr(node.coll, ctx)
+        self.need(coll, node.coll, T.CARDS, "'where'")
+        slot = self.new_slot(T.CARD)
+        cond = self.expr(node.cond, ctx.with_card(slot))
+        self.need(cond, node.cond, T.BOOL, "'where'")
+        return _Loop(coll, slot, cond, self.idents[slot], node.coll)
+
+    def comprehension(self, node: Comprehension, ctx: _Ctx) -> _Loop:
+        """``element for var in iterable [where cond]``."""
+        coll = self.expr(node.iterable, ctx)
+        element_type = ELEMENT_OF.get(coll.type)
+        if element_type is None:
+            raise DslTypeError(
+                f"'for ... in' needs cards, suits or ranks, got {describe(coll.type)}",
+                node.iterable.offset,
+                length=node.iterable.length,
+            )
+        slot = self.new_slot(element_type)
+        inner = ctx.bind(node.var.id, slot, element_type)
+        cond = None
+        if node.cond is not None:
+            cond_ctx = inner.with_card(slot) if element_type is T.CARD else inner
+            cond = self.expr(node.cond, cond_ctx)
+            self.need(cond, node.cond, T.BOOL, "'where'")
+        return _Loop(coll, slot, cond, self.expr(node.element, inner), node.element)
+
+    def call(self, node: Call, ctx: _Ctx) -> Code:
+        """The builtins: aggregates over a collection or a comprehension, and run()."""
+        fname, args = node.func.id, node.args
+        where = {"offset": node.offset, "length": node.length}
+        if fname not in FUNCTIONS:
+            hint = f" ({fname!r} is a table: write {fname}[...])" if fname in self.deck.tables else ""
+            raise DslNameError(
+                f"unknown function {fname!r}{hint or did_you_mean(fname, FUNCTIONS)}",
+                node.func.offset,
+                length=node.func.length,
+            )
+        if any(isinstance(a, Comprehension) for a in args) and fname not in AGGREGATES:
+            raise DslTypeError(f"{fname}() does not take a 'for' expression", **where)
+        if fname == "run":
+            if len(args) != 2:
+                raise DslTypeError(f"run() takes two arguments (cards, rank), got {len(args)}", **where)
+            cards, rank = self.expr(args[0], ctx), self.expr(args[1], ctx)
+            self.need(cards, args[0], T.CARDS, "run()")
+            rank = self.coerce(args[1], rank, T.RANK)
+            self.need(rank, args[1], T.RANK, "run()")
+            return self.lift(T.INT, self.run_length(), [cards, rank], cost=self.sizes[T.CARD])
+        if fname in ("max", "min") and len(args) >= 2:
+            codes = [self.expr(a, ctx) for a in args]
+            for code, arg in zip(codes, args, strict=True):
+                self.need(code, arg, T.INT, f"{fname}()")
+            return self.lift(T.INT, max if fname == "max" else min, codes)
+        if len(args) != 1:
+            raise DslTypeError(f"{fname}() takes one argument, got {len(args)}", **where)
+        (arg,) = args
+        if isinstance(arg, Comprehension):
+            return self.reduce(fname, self.comprehension(arg, ctx), node)
+        if isinstance(arg, Where):
+            return self.reduce(fname, self.where_loop(arg, ctx), node)
+        return self.aggregate(fname, self.expr(arg, ctx), arg)
+
+    def run_length(self) -> Callable[[Iterable[int], int], int]:
+        """run(cards, rank): how many consecutive ranks, from ``rank`` up, the cards hold."""
+        bit = (*(1 << r for r in self.deck.rank_of), 0)
+
+        def run(cards: Iterable[int], rank: int) -> int:
+            if rank < 0:
+                return 0
+            held = 0
+            for c in cards:
+                held |= bit[c]
+            x = held >> rank
+            return (~x & (x + 1)).bit_length() - 1  # trailing one bits of x
+
+        return run
+
+    def aggregate(self, fname: str, coll: Code, node: Expr) -> Code:
+        """An aggregate of a plain collection: count(pile), sum(captured), distinct(...)."""
+        kinds = (T.CARDS, T.SUITS, T.RANKS)
+        n = self.sizes[T.CARD]
+        if fname == "count":
+            self.need(coll, node, kinds, "count()")
+            return self.lift(T.INT, len, [coll], cost=1)
+        if fname == "empty":
+            self.need(coll, node, kinds, "empty()")
+            return self.lift(T.BOOL, operator.not_, [coll], cost=1)
+        if fname == "distinct":
+            self.need(coll, node, kinds, "distinct()")
+            return self.lift(coll.type, _distinct, [coll], cost=n)
+        if fname in ("sum", "max", "min"):
+            self.need(coll, node, T.CARDS, f"{fname}()")
+            value = self.value_of.__getitem__
+            folds: dict[str, Callable[[Iterable[int]], int]] = {"sum": sum, "max": _max0, "min": _min0}
+            fold = folds[fname]
+            return self.lift(T.INT, lambda cards: fold(map(value, cards)), [coll], cost=n)
+        raise DslTypeError(
+            f"{fname}() needs a condition for each element, e.g. {fname}(c.court for c in pile)",
+            node.offset,
+            length=node.length,
+        )
+
+    def reduce(self, agg: str, loop: _Loop, node: Expr) -> Code:
+        """An aggregate (or ``filter``, for ``where``) over a comprehension: type-check, then build."""
+        elem: Code | None = loop.elem
+        cond = loop.cond
+        assert elem is not None
+        if agg in ("sum", "max", "min"):
+            if elem.type is T.CARD:
+                elem = self.lift(T.INT, self.value_of.__getitem__, [elem])
+            self.need(elem, loop.elem_node, T.INT, f"{agg}()")
+            rt = T.INT
+        elif agg in ("any", "all"):
+            self.need(elem, loop.elem_node, T.BOOL, f"{agg}()")
+            rt = T.BOOL
+        elif agg == "distinct":
+            self.need(elem, loop.elem_node, (T.CARD, T.SUIT, T.RANK), "distinct()")
+            rt = collection_of(elem.type) or T.CARDS
+        elif agg in ("count", "empty"):
+            # count(c.court for c in pile) counts the true ones; otherwise the element does not matter.
+            if elem.type is T.BOOL:
+                cond = elem if cond is None else self.and_or(True, cond, elem)
+            elem = None
+            rt = T.INT if agg == "count" else T.BOOL
+        else:  # filter: the elements themselves
+            elem = None
+            rt = T.CARDS
+        return self.loop(agg, rt, loop, cond, elem)
+
+    def loop(self, agg: str, rt: T, loop: _Loop, cond: Code | None, elem: Code | None) -> Code:
+        """Build the code of one aggregate over one loop, in C-speed form when the parts are tables."""
+        slot, coll = loop.slot, loop.coll
+        size = len(self.domains[slot])
+        finish = _FINISH[agg]
+        if cond is not None and cond.kind is Kind.CONST:
+            if not cond.value:
+                return _const(rt, finish([]))  # nothing passes, whatever the collection
+            cond = None
+
+        def on_slot(code: Code | None) -> bool:
+            return code is None or code.kind is Kind.CONST or (code.kind is Kind.TAB and code.slot == slot)
+
+        if on_slot(cond) and on_slot(elem):
+            mask = None if cond is None else cond.table
+            values = None if elem is None else (elem.table if elem.kind is Kind.TAB else (elem.value,) * size)
+            return self.lift(rt, _fast(agg, mask, values), [coll], cost=size)
+
+        inner = [p for p in (cond, elem) if p is not None]
+        outer = frozenset().union(*(p.deps for p in inner)) - {slot}
+        if len(outer) == 1 and not any(p.env for p in inner):
+            # The condition or element also reads one enclosing variable (`c.suit == s`): build the
+            # fast form once per value of that variable, and pick it at run time.
+            (other,) = outer
+            work = len(self.domains[other]) * size * (1 + sum(p.cost for p in inner))
+            if work <= _FOLD_BUDGET:
+                frame, cores = self.frame(), []
+                for v in self.domains[other]:
+                    frame[other] = v
+                    mask = None if cond is None else self.tabulate(cond, slot, frame)
+                    values = None if elem is None else self.tabulate(elem, slot, frame)
+                    cores.append(_fast(agg, mask, values))
+                by_value = tuple(cores)
+                return self.lift(rt, lambda c, v: by_value[v](c), [coll, self.idents[other]], cost=size)
+
+        parts = [p for p in (coll, cond, elem) if p is not None]
+        deps = frozenset().union(*(p.deps for p in parts)) - {slot}
+        env = any(p.env for p in parts)
+        cost = coll.cost + size * (2 + sum(p.cost for p in (cond, elem) if p is not None))
+        run = _general(finish, slot, coll.fn, None if cond is None else cond.fn, None if elem is None else elem.fn)
+        if deps:
+            return self.settle(_gen(rt, run, deps, env, cost))
+        if not env and cost <= _FOLD_BUDGET:
+            return _const(rt, run(None, self.frame()))
+        # The outermost loop of a nest owns the frame its variables live in.
+        return _env(rt, _with_frame(run, len(self.domains)), cost)
+
+
+def _with_frame(fn: Fn, size: int) -> EnvFn:
+    """``env -> fn(env, fresh frame)``: a new frame per call keeps compiled code reentrant."""
+    return lambda e: fn(e, [-1] * size)
+
+
+def _general(finish: Callable[[list[Any]], Any], slot: int, coll: Fn, cond: Fn | None, elem: Fn | None) -> Fn:
+    """The general loop: bind each element in the frame, test, map, then finish the list."""
+    if cond is None and elem is not None:
+
+        def run_map(e: Any, fr: Any) -> Any:
+            out = []
+            for x in coll(e, fr):
+                fr[slot] = x
+                out.append(elem(e, fr))
+            return finish(out)
+
+        return run_map
+    if cond is not None and elem is None:
+
+        def run_filter(e: Any, fr: Any) -> Any:
+            out = []
+            for x in coll(e, fr):
+                fr[slot] = x
+                if cond(e, fr):
+                    out.append(x)
+            return finish(out)
+
+        return run_filter
+    if cond is not None and elem is not None:
+
+        def run_both(e: Any, fr: Any) -> Any:
+            out = []
+            for x in coll(e, fr):
+                fr[slot] = x
+                if cond(e, fr):
+                    out.append(elem(e, fr))
+            return finish(out)
+
+        return run_both
+    return lambda e, fr: finish(list(coll(e, fr)))  # pragma: no cover - such loops take the fast path
+
+
+def _fast(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] | None) -> Callable[[Any], Any]:
+    """An aggregate as a function of the collection alone, the per-element work done by table lookups.
+
+    ``mask[x]`` says whether element ``x`` passes the condition (None: all do), ``values[x]`` is the
+    element expression's value for ``x`` (None: the element itself).
+    """
+    if agg in ("count", "empty", "filter"):
+        if mask is None:
+            plain: dict[str, Callable[[Any], Any]] = {"count": len, "empty": operator.not_, "filter": tuple}
+            return plain[agg]
+        passes = mask.__getitem__
+        if agg == "count":
+            return lambda c: sum(map(passes, c))
+        if agg == "empty":
+            return lambda c: not any(map(passes, c))
+        return lambda c: tuple(filter(passes, c))
+    assert values is not None
+    if agg in ("sum", "any", "all"):
+        # Fold the mask into the values: an excluded element adds 0, is not "any", does not spoil "all".
+        if mask is not None:
+            neutral = {"sum": 0, "any": False, "all": True}[agg]
+            values = tuple(v if m else neutral for m, v in zip(mask, values, strict=True))
+        value = values.__getitem__
+        folds: dict[str, Callable[[Iterable[Any]], Any]] = {"sum": sum, "any": any, "all": all}
+        fold = folds[agg]
+        return lambda c: fold(map(value, c))
+    folds = {"max": _max0, "min": _min0, "distinct": _distinct}
+    fold = folds[agg]
+    if mask is None:
+        value = values.__getitem__
+        return lambda c: fold(map(value, c))
+    vals, keep = values, mask
+    return lambda c: fold([vals[x] for x in c if keep[x]])
+
+
+# ---------------------------------------------------------------------------------------------------
+# Entry point
+# ---------------------------------------------------------------------------------------------------
+
+
+def compile_expr(
+    text: str,
+    *,
+    scope: Mapping[str, T],
+    deck: Deck,
+    expected: T | tuple[T, ...],
+    known_elsewhere: Collection[str] = (),
+) -> Compiled:
+    """Parse, type-check and compile ``text`` into a :class:`Compiled`.
+
+    ``scope`` maps the variables the expression may read to their types; ``known_elsewhere`` names the
+    variables of other scopes, for the message "'x' is not available here". The result's type must be
+    ``expected`` (or one of them). Raises :class:`DslSyntaxError`, :class:`DslNameError` or
+    :class:`DslTypeError`, each with the offset of the problem in ``text``.
+    """
+    ast = parse(text)
+    compiler = _Compiler(scope, deck, known_elsewhere)
+    code = compiler.expr(ast, _Ctx())
+    wanted = (expected,) if isinstance(expected, T) else tuple(expected)
+    if code.type not in wanted and T.RANK in wanted:
+        code = compiler.coerce(ast, code, T.RANK)
+    if code.type not in wanted:
+        raise DslTypeError(f"expected {describe_any(wanted)}, got {describe(code.type)}", ast.offset, length=ast.length)
+    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names))

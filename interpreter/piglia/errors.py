@@ -1,0 +1,119 @@
+"""The error tree. Every error a user can cause is a :class:`PigliaError` (and a ``ValueError``).
+
+Errors about a rule file carry where the problem is (file, line, column), the place in the spec
+(``awards.coins.most``) and, when a known name is close to the one written, a suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "DslError",
+    "DslNameError",
+    "DslSyntaxError",
+    "DslTypeError",
+    "IllegalMoveError",
+    "PigliaError",
+    "RecordError",
+    "SpecError",
+    "SpecErrors",
+    "did_you_mean",
+]
+
+
+class PigliaError(ValueError):
+    """Base of every error Piglia reports to a user."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """A `` (did you mean 'x'?)`` suffix when a candidate is close to ``word``, else ``''``.
+
+    >>> did_you_mean("coin", ["coins", "cups"])
+    " (did you mean 'coins'?)"
+    """
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+@dataclass(frozen=True)
+class Location:
+    """A place in a file: 1-based line and column."""
+
+    file: str
+    line: int
+    col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class SpecError(PigliaError):
+    """One problem in a rule file, at a place in the file and in the spec."""
+
+    def __init__(self, message: str, *, file: str = "<spec>", line: int = 1, col: int = 1, path: str = "") -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.col = col
+        self.path = path
+        super().__init__(self.format())
+
+    def format(self) -> str:
+        """``FILE:LINE:COL: spec.path: message``."""
+        where = f"{self.file}:{self.line}:{self.col}"
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class SpecErrors(PigliaError):
+    """Every problem found in a rule file (validation reports them all, not only the first)."""
+
+    def __init__(self, errors: list[SpecError]) -> None:
+        self.errors = sorted(errors, key=lambda e: (e.file, e.line, e.col, e.message))
+        super().__init__("\n".join(e.format() for e in self.errors))
+
+
+class DslError(PigliaError):
+    """A problem in a DSL expression, at a character offset of the expression's text."""
+
+    kind = "error"
+
+    def __init__(self, message: str, offset: int = 0, *, length: int = 1) -> None:
+        self.message = message
+        self.offset = offset
+        self.length = length
+        super().__init__(message)
+
+
+class DslSyntaxError(DslError):
+    """The expression does not parse."""
+
+    kind = "syntax error"
+
+
+class DslNameError(DslError):
+    """A name that is not in scope, or a suit, rank, card or table the deck does not have."""
+
+    kind = "unknown name"
+
+
+class DslTypeError(DslError):
+    """Values of the wrong type (a card compared to a number, for example)."""
+
+    kind = "type error"
+
+
+class IllegalMoveError(PigliaError):
+    """A move that the rules do not allow in this position."""
+
+
+class RecordError(PigliaError):
+    """A problem in a game record, at a line of the record file."""
+
+    def __init__(self, message: str, *, file: str = "<record>", line: int = 0) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        super().__init__(f"{file}:{line}: {message}")

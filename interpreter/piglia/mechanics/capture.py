@@ -1,0 +1,148 @@
+"""Capture kinds: the registered ways a played card can take table cards.
+
+A variant names its kinds and gives each a ``type`` from this registry (``match``, ``sum``, ``all``). Adding a
+mechanic means registering one more builder here and one schema entry; no other kind changes.
+
+Every kind is built once per variant. Its filters (``played``, ``cards``) are expressions, evaluated at build
+time for every card of the deck into boolean tables, so finding captures during play is table lookups and,
+for sums, a search pruned by the remaining total.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from piglia.cards import Deck
+
+__all__ = ["CAPTURE_KINDS", "CaptureKind", "KindInputs", "register_capture_kind"]
+
+Capture = tuple[int, ...]  # table card indexes taken, ascending
+
+
+@dataclass(frozen=True)
+class KindInputs:
+    """What a kind builder gets from the spec: its options, the deck and its compiled filters."""
+
+    name: str
+    options: Mapping[str, Any]
+    deck: Deck
+    played_ok: tuple[bool, ...]  # per card: may this card be played with this kind?
+    takes_ok: tuple[tuple[bool, ...], ...]  # [played][card]: may the played card take this table card?
+    target: tuple[int, ...] | None  # per played card, for kinds with a target expression
+
+
+class CaptureKind(Protocol):
+    """One capture kind of a variant, ready to play."""
+
+    name: str
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        """Every capture this kind allows for ``played`` on ``table``, each once."""
+        ...
+
+
+CAPTURE_KINDS: dict[str, Callable[[KindInputs], CaptureKind]] = {}
+
+
+def register_capture_kind(type_name: str) -> Callable[[Callable[[KindInputs], CaptureKind]], Any]:
+    """Register a builder under a ``type`` name usable in rule files."""
+
+    def decorate(builder: Callable[[KindInputs], CaptureKind]) -> Any:
+        CAPTURE_KINDS[type_name] = builder
+        return builder
+
+    return decorate
+
+
+@register_capture_kind("match")
+class MatchKind:
+    """Take one table card of the same value (``by: value``) or the same rank (``by: rank``)."""
+
+    def __init__(self, inp: KindInputs) -> None:
+        self.name = inp.name
+        self._key = inp.deck.rank_of if inp.options.get("by", "value") == "rank" else inp.deck.value_of
+        self._played_ok = inp.played_ok
+        self._takes_ok = inp.takes_ok
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        if not self._played_ok[played]:
+            return []
+        key = self._key
+        want = key[played]
+        ok = self._takes_ok[played]
+        return [(c,) for c in sorted(table) if key[c] == want and ok[c]]
+
+
+@register_capture_kind("sum")
+class SumKind:
+    """Take a group of table cards whose values add up to the target (the played card's value by default).
+
+    With ``include_played`` the played card's own value counts towards the target (Scopa a 15). The search
+    visits cards by decreasing value and stops a branch as soon as the rest cannot reach the target, so it
+    never lists the subsets of the table.
+    """
+
+    def __init__(self, inp: KindInputs) -> None:
+        self.name = inp.name
+        self._values = inp.deck.value_of
+        self._played_ok = inp.played_ok
+        self._takes_ok = inp.takes_ok
+        self._include_played = bool(inp.options.get("include_played", False))
+        self._min = int(inp.options.get("min_cards", 1))
+        self._max = int(inp.options.get("max_cards", 10_000))
+        self._target = inp.target if inp.target is not None else inp.deck.value_of
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        if not self._played_ok[played]:
+            return []
+        need = self._target[played] - (self._values[played] if self._include_played else 0)
+        if need < 0:
+            return []
+        ok = self._takes_ok[played]
+        values = self._values
+        cards = sorted((c for c in table if ok[c]), key=lambda c: (-values[c], c))
+        vals = [values[c] for c in cards]
+        suffix = [0] * (len(cards) + 1)
+        for i in range(len(cards) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + vals[i]
+        found: list[Capture] = []
+        chosen: list[int] = []
+        lo, hi = self._min, self._max
+
+        def search(start: int, remaining: int) -> None:
+            if remaining == 0 and lo <= len(chosen):
+                found.append(tuple(sorted(chosen)))
+            if len(chosen) >= hi:
+                return
+            for j in range(start, len(cards)):
+                v = vals[j]
+                if v > remaining:
+                    continue
+                if suffix[j] < remaining:
+                    break
+                chosen.append(cards[j])
+                search(j + 1, remaining - v)
+                chosen.pop()
+
+        search(0, need)
+        found.sort()
+        return found
+
+
+@register_capture_kind("all")
+class AllKind:
+    """Take every table card (that the ``cards`` filter allows) at once."""
+
+    def __init__(self, inp: KindInputs) -> None:
+        self.name = inp.name
+        self._played_ok = inp.played_ok
+        self._takes_ok = inp.takes_ok
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        if not self._played_ok[played]:
+            return []
+        ok = self._takes_ok[played]
+        taken = tuple(sorted(c for c in table if ok[c]))
+        return [taken] if taken else []

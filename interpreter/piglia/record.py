@@ -1,0 +1,386 @@
+"""Game records (``piglia-record/1``, JSON Lines): writing them, and replaying them against the rules.
+
+A record is the PGN of a capture game: a header, then every misdeal, deal, refill, play, deal end and the
+match end. :func:`verify_file` replays each record with the engine and reports every place where the record
+and the rules disagree, as ``FILE:LINE: what is wrong``. A file may hold several records one after another
+(a simulation of many matches); each starts at its header.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from piglia.errors import PigliaError, RecordError, SpecError, SpecErrors
+from piglia.spec import load_variant
+from piglia.state import Event, Game, State
+from piglia.variant import Variant
+
+__all__ = ["FORMAT", "dump_event", "verify_file", "verify_lines", "write_events"]
+
+FORMAT = "piglia-record/1"
+MAX_RECORD_BYTES = 256 * 1024 * 1024
+
+
+def dump_event(event: Event) -> str:
+    """One event as one line of JSON (compact, keys in the order the format lists them)."""
+    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+
+
+def write_events(events: Iterable[Event], out: IO[str]) -> None:
+    """Write events as JSON Lines."""
+    for event in events:
+        out.write(dump_event(event))
+        out.write("\n")
+
+
+class _Stop(Exception):
+    """The replay of this record cannot go on."""
+
+
+@dataclass
+class _Replay:
+    """Replays one record, collecting discrepancies."""
+
+    file: str
+    variant_override: Variant | None
+    errors: list[RecordError] = field(default_factory=list)
+    state: State | None = None
+    pending: list[Event] = field(default_factory=list)
+    logged: int = 0
+    attempt: int = 0
+    last_line: int = 0
+
+    def err(self, line: int, message: str) -> None:
+        self.errors.append(RecordError(message, file=self.file, line=line))
+
+    def stop(self, line: int, message: str) -> _Stop:
+        self.err(line, message)
+        return _Stop()
+
+    # -- cards ---------------------------------------------------------------------------------------------
+
+    def cards(self, line: int, ids: Any, what: str) -> list[int]:
+        assert self.state is not None
+        deck = self.state.game.variant.deck
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise self.stop(line, f"{what}: expected a list of card ids")
+        out = []
+        for cid in ids:
+            if cid not in deck.by_id:
+                raise self.stop(line, f"{what}: unknown card {cid!r}")
+            out.append(deck.by_id[cid].index)
+        if len(set(out)) != len(out):
+            raise self.stop(line, f"{what}: a card is listed twice")
+        return out
+
+    def field(self, line: int, event: Event, name: str) -> Any:
+        if name not in event:
+            raise self.stop(line, f"{event.get('event')} event without {name!r}")
+        return event[name]
+
+    # -- header --------------------------------------------------------------------------------------------
+
+    def header(self, line: int, event: Event) -> None:
+        if event.get("format") != FORMAT:
+            raise self.stop(line, f"not a {FORMAT} record (format {event.get('format')!r})")
+        name = self.field(line, event, "variant")
+        variant = self.variant_override
+        if variant is None:
+            try:
+                variant = load_variant(str(name))
+            except (SpecError, SpecErrors) as exc:
+                raise self.stop(line, f"cannot load variant {name!r}: {str(exc).splitlines()[0]}") from None
+        if event.get("spec_sha256") != variant.sha256:
+            raise self.stop(
+                line,
+                f"the record was played under other rules than variant {variant.name!r} "
+                "(spec_sha256 differs); pass the rule file it was played with: --variant FILE",
+            )
+        seed = self.field(line, event, "seed")
+        players = self.field(line, event, "players")
+        if not isinstance(seed, int) or not isinstance(players, int):
+            raise self.stop(line, "seed and players must be whole numbers")
+        try:
+            game = Game(variant, players)
+        except PigliaError as exc:
+            raise self.stop(line, str(exc)) from None
+        if event.get("teams") != [list(t) for t in game.players.teams]:
+            raise self.stop(line, f"teams {event.get('teams')} do not match the variant's {list(game.players.teams)}")
+        expected_cards = game.header(seed)["cards"]
+        if event.get("cards") != expected_cards:
+            raise self.stop(line, "the cards listed do not match the variant's deck")
+        self.state = game.new_match(seed, auto_deal=False)
+        self.logged = len(self.state.events or [])
+
+    # -- events --------------------------------------------------------------------------------------------
+
+    def event(self, line: int, event: Event) -> None:
+        self.last_line = line
+        kind = event.get("event")
+        if self.state is None:
+            if kind != "header":
+                raise self.stop(line, "a record starts with a header event")
+            self.header(line, event)
+            return
+        state = self.state
+        if self.pending:
+            expected = self.pending.pop(0)
+            if kind != expected["event"]:
+                raise self.stop(line, f"expected a {expected['event']} event here, found {kind!r}")
+            self.compare_end(line, event, expected)
+            return
+        if state.over:
+            raise self.stop(line, f"{kind} event after the end of the match")
+        if kind in ("misdeal", "deal"):
+            self.deal(line, event, kind)
+        elif kind == "refill":
+            self.refill(line, event)
+        elif kind == "play":
+            self.play(line, event)
+        elif kind == "deal_end":
+            raise self.stop(line, "deal_end, but the deal is not over: cards are still in hand or stock")
+        elif kind == "match_end":
+            raise self.stop(line, f"match_end, but the match is not over (totals {state.totals})")
+        elif kind == "header":
+            raise self.stop(line, "a new header before this match ended (the record above is cut short)")
+        else:
+            raise self.stop(line, f"unknown event {kind!r}")
+
+    def check_deal_number(self, line: int, event: Event) -> None:
+        assert self.state is not None
+        if event.get("deal") != self.state.deal_no:
+            raise self.stop(line, f"deal number {event.get('deal')!r}, expected {self.state.deal_no}")
+
+    def deal(self, line: int, event: Event, kind: str) -> None:
+        state = self.state
+        assert state is not None
+        if not state.needs_deal:
+            raise self.stop(line, f"{kind} event in the middle of a deal")
+        self.check_deal_number(line, event)
+        if event.get("dealer") != state.dealer:
+            raise self.stop(line, f"dealer {event.get('dealer')!r}, but the rules make seat {state.dealer} deal")
+        hands_seed, table_seed, stock_seed = state.shuffled_deal(self.attempt)
+        table = self.cards(line, self.field(line, event, "table"), "table")
+        if kind == "misdeal":
+            if not state.is_misdeal(table):
+                raise self.stop(line, "misdeal declared, but the redeal condition does not hold for this table")
+            if table != table_seed:
+                self.err(line, f"the misdealt table does not match the shuffle of seed {state.seed}")
+            self.attempt += 1
+            return
+        hands_raw = self.field(line, event, "hands")
+        if not isinstance(hands_raw, list) or len(hands_raw) != state.game.num_players:
+            raise self.stop(line, f"hands: expected one list per seat ({state.game.num_players})")
+        hands = [self.cards(line, h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
+        size = state.game.deal_rules.hand
+        if any(len(h) != size for h in hands) or len(table) != state.game.deal_rules.table:
+            raise self.stop(
+                line, f"a deal gives {size} cards to each seat and {state.game.deal_rules.table} to the table"
+            )
+        dealt = [c for h in hands for c in h] + table
+        if len(set(dealt)) != len(dealt):
+            raise self.stop(line, "the same card is dealt twice")
+        if state.is_misdeal(table):
+            self.err(line, f"this opening table must be redealt ({state.game.deal_rules.redeal_reason})")
+        stock = [c for c in range(len(state.game.variant.deck)) if c not in set(dealt)]
+        if event.get("stock") != len(stock):
+            self.err(line, f"stock {event.get('stock')!r}, but {len(stock)} cards are left undealt")
+        if [sorted(h) for h in hands] == [sorted(h) for h in hands_seed] and table == table_seed:
+            stock = stock_seed
+        else:
+            self.err(line, f"the deal does not match the shuffle of seed {state.seed}")
+        self.attempt = 0
+        state.start_deal(hands, table, stock)
+        self.logged = len(state.events or [])
+
+    def refill(self, line: int, event: Event) -> None:
+        state = self.state
+        assert state is not None
+        if not state.needs_refill:
+            raise self.stop(line, "refill, but the players still hold cards (or the stock is empty)")
+        self.check_deal_number(line, event)
+        hands_raw = self.field(line, event, "hands")
+        if not isinstance(hands_raw, list) or len(hands_raw) != state.game.num_players:
+            raise self.stop(line, "hands: expected one list per seat")
+        hands = [self.cards(line, h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
+        expected = state.clone()
+        expected.events = None
+        expected.refill()
+        try:
+            state.refill(hands)
+        except PigliaError as exc:
+            raise self.stop(line, str(exc)) from None
+        if state.hands != expected.hands:
+            self.err(line, f"the refill does not match the shuffle of seed {state.seed}")
+        if event.get("stock") != len(state.stock):
+            self.err(line, f"stock {event.get('stock')!r}, but {len(state.stock)} cards are left")
+        self.logged = len(state.events or [])
+
+    def play(self, line: int, event: Event) -> None:
+        state = self.state
+        assert state is not None
+        if state.needs_deal or state.needs_refill:
+            raise self.stop(line, "a play before the cards were dealt")
+        self.check_deal_number(line, event)
+        if event.get("player") != state.to_move:
+            raise self.stop(line, f"seat {event.get('player')!r} plays, but it is seat {state.to_move}'s turn")
+        card = self.cards(line, [self.field(line, event, "card")], "card")[0]
+        captured = tuple(sorted(self.cards(line, self.field(line, event, "captured"), "captured")))
+        raw = (card, captured)
+        if raw not in state.raw_moves():
+            raise self.stop(line, f"illegal move: {state.why_illegal(raw)}")
+        state.push_raw(raw)
+        produced = (state.events or [])[self.logged :]
+        self.logged = len(state.events or [])
+        mine = produced[0]
+        self.compare_bonuses(line, event.get("bonuses"), mine["bonuses"])
+        # deal_end / match_end / an automatic next deal are for the record's next lines to show
+        self.pending = [e for e in produced[1:] if e["event"] in ("deal_end", "match_end")]
+
+    # -- comparisons ---------------------------------------------------------------------------------------
+
+    def compare_bonuses(self, line: int, recorded: Any, expected: list[dict[str, Any]]) -> None:
+        if not isinstance(recorded, list):
+            self.err(line, "bonuses: expected a list")
+            return
+        rec = {b.get("name"): b.get("points") for b in recorded if isinstance(b, dict)}
+        exp = {b["name"]: b["points"] for b in expected}
+        for name, points in exp.items():
+            if name not in rec:
+                self.err(line, f"missing bonus {name!r} ({points} points): the rules score it on this play")
+            elif rec[name] != points:
+                self.err(line, f"bonus {name!r} is worth {points} here, the record says {rec[name]!r}")
+        for name in rec:
+            if name not in exp:
+                self.err(line, f"bonus {name!r} is not earned by this play")
+
+    def compare_end(self, line: int, event: Event, expected: Event) -> None:
+        if expected["event"] == "match_end":
+            if event.get("totals") != expected["totals"]:
+                self.err(line, f"match totals {event.get('totals')!r}, the rules give {expected['totals']}")
+            if event.get("winner") != expected["winner"]:
+                self.err(line, f"winner {event.get('winner')!r}, the rules give {expected['winner']!r}")
+            return
+        if event.get("deal") != expected["deal"]:
+            self.err(line, f"deal number {event.get('deal')!r}, expected {expected['deal']}")
+        if event.get("leftover") != expected["leftover"]:
+            self.err(line, f"leftover {event.get('leftover')!r}, the rules give {expected['leftover']}")
+        rec_awards = event.get("awards")
+        if not isinstance(rec_awards, list):
+            self.err(line, "awards: expected a list")
+        else:
+            rec = _award_table(rec_awards)
+            exp = _award_table(expected["awards"])
+            for name in exp:
+                if name not in rec:
+                    self.err(line, f"award {name!r} is missing")
+                elif rec[name] != exp[name]:
+                    given, due = _awards_words(rec[name]), _awards_words(exp[name])
+                    self.err(line, f"award {name!r}: the record gives {given}, the rules {due}")
+            for name in rec:
+                if name not in exp:
+                    self.err(line, f"award {name!r} is not one of this variant's awards")
+        for key in ("points", "totals"):
+            if event.get(key) != expected[key]:
+                self.err(line, f"{key} {event.get(key)!r}, the rules give {expected[key]}")
+
+    def finish(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        if self.pending or not state.over:
+            self.err(self.last_line, "the record ends before the match is over (is it cut short?)")
+
+
+def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, Any]]]:
+    table: dict[Any, list[tuple[Any, Any]]] = {}
+    for a in awards:
+        if isinstance(a, dict):
+            table.setdefault(a.get("name"), []).append((a.get("team"), a.get("points")))
+    return {k: sorted(v, key=repr) for k, v in table.items()}
+
+
+def _awards_words(entries: list[tuple[Any, Any]]) -> str:
+    return ", ".join("nobody" if team is None else f"{points} to team {team}" for team, points in entries)
+
+
+def _records(lines: Iterable[str], file: str) -> Iterator[tuple[int, Event | RecordError]]:
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            event = json.loads(text)
+        except json.JSONDecodeError as exc:
+            yield (
+                number,
+                RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=file, line=number),
+            )
+            continue
+        if not isinstance(event, dict) or "event" not in event:
+            yield (
+                number,
+                RecordError('each line is a JSON object with an "event" key', file=file, line=number),
+            )
+            continue
+        yield number, event
+
+
+def verify_lines(
+    lines: Iterable[str], file: str = "<record>", *, variant: Variant | None = None
+) -> tuple[int, list[RecordError]]:
+    """Replay every record in ``lines``; return (records checked, discrepancies)."""
+    errors: list[RecordError] = []
+    replay: _Replay | None = None
+    count = 0
+    skipping = False
+    for line, item in _records(lines, file):
+        if isinstance(item, RecordError):
+            errors.append(item)
+            skipping = True
+            continue
+        if item.get("event") == "header" and (replay is None or replay.state is None or replay.state.over or skipping):
+            if replay is not None and not skipping:
+                replay.finish()
+                errors.extend(replay.errors)
+            elif replay is not None:
+                errors.extend(replay.errors)
+            replay = _Replay(file, variant)
+            count += 1
+            skipping = False
+        if skipping:
+            continue
+        if replay is None:
+            replay = _Replay(file, variant)
+            count += 1
+        try:
+            replay.event(line, item)
+        except _Stop:
+            skipping = True
+    if replay is not None:
+        if not skipping:
+            replay.finish()
+        errors.extend(replay.errors)
+    if count == 0 and not errors:
+        errors.append(RecordError("the file holds no record", file=file, line=1))
+    unique = {(e.line, e.message): e for e in errors}
+    return count, sorted(unique.values(), key=lambda e: e.line)
+
+
+def verify_file(path: str | os.PathLike[str], *, variant: Variant | None = None) -> tuple[int, list[RecordError]]:
+    """Replay every record of a record file; return (records checked, discrepancies)."""
+    name = os.fspath(path)
+    p = Path(name)
+    try:
+        if p.stat().st_size > MAX_RECORD_BYTES:
+            return 0, [RecordError("the file is too large for a record", file=name, line=1)]
+        with p.open(encoding="utf-8") as fh:
+            return verify_lines(fh, name, variant=variant)
+    except UnicodeDecodeError:
+        return 0, [RecordError("the file is not UTF-8 text", file=name, line=1)]
+    except OSError as exc:
+        return 0, [RecordError(f"cannot read the file: {exc.strerror}", file=name, line=0)]

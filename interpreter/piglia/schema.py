@@ -1,0 +1,147 @@
+"""The rule-file JSON Schema (``grammar/variant.schema.json``) and its errors in words a person can act on.
+
+jsonschema reports what failed in its own terms ("Additional properties are not allowed"); here each error
+becomes one message at the path it is about, with a suggestion for a misspelt key or value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+
+from piglia.errors import did_you_mean
+from piglia.resources import data_dir
+from piglia.yamlpos import Path
+
+__all__ = ["SchemaProblem", "schema", "schema_problems"]
+
+SchemaProblem = tuple[Path, str, bool]  # (path, message, points at the key rather than the value)
+
+_TYPE_WORDS = {
+    "object": "a mapping",
+    "array": "a list",
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "nothing",
+}
+
+
+@cache
+def schema() -> dict[str, Any]:
+    """The rule-file JSON Schema, as a dict."""
+    text = (data_dir("grammar") / "variant.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    cls = jsonschema.validators.validator_for(schema())
+    validator: jsonschema.protocols.Validator = cls(schema())
+    return validator
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if isinstance(value, float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing"
+
+
+def _expected(sub: dict[str, Any]) -> list[str]:
+    """Words for what a sub-schema accepts."""
+    if "const" in sub:
+        return [repr(sub["const"])]
+    if "enum" in sub:
+        return [repr(v) for v in sub["enum"]]
+    if "oneOf" in sub or "anyOf" in sub:
+        return [w for branch in sub.get("oneOf", sub.get("anyOf", [])) for w in _expected(branch)]
+    kinds = sub.get("type")
+    if isinstance(kinds, str):
+        kinds = [kinds]
+    return [_TYPE_WORDS.get(k, k) for k in kinds or []]
+
+
+def _message(err: ValidationError) -> Iterator[SchemaProblem]:
+    path: Path = tuple(err.absolute_path)
+    v = err.validator
+    inst = err.instance
+    if v == "additionalProperties" and isinstance(inst, dict):
+        known = list(err.schema.get("properties", {}))
+        for key in inst:
+            if key not in known:
+                yield (*path, key), f"unknown key {key!r}{did_you_mean(key, known)}", True
+        return
+    if v == "required":
+        missing = err.message.split("'")[1] if "'" in err.message else str(err.validator_value)
+        yield path, f"missing required key {missing!r}", False
+        return
+    if v == "type":
+        want = " or ".join(_expected(err.schema))
+        yield path, f"expected {want}, got {_kind_of(inst)}", False
+        return
+    if v == "enum":
+        options = [str(o) for o in err.validator_value]
+        hint = did_you_mean(str(inst), options) if isinstance(inst, str) else ""
+        yield path, f"{inst!r} is not one of {', '.join(options)}{hint}", False
+        return
+    if v == "const":
+        yield path, f"expected {err.validator_value!r}, got {_kind_of(inst)}", False
+        return
+    if v in ("oneOf", "anyOf"):
+        # Prefer the branch whose type fits: its own error says the most. If no branch takes this type of
+        # value at all, say what is accepted.
+        fitting = [e for e in err.context or [] if e.validator != "type" and e.validator != "const"]
+        if fitting:
+            yield from _message(best_match(fitting))
+            return
+        want = ", ".join(dict.fromkeys(_expected(err.schema)))
+        yield path, f"expected {want}; got {_kind_of(inst)}", False
+        return
+    if v == "pattern":
+        yield path, f"{inst!r} is not allowed here ({err.schema.get('description', 'see the schema')})", False
+        return
+    if v == "minProperties" and isinstance(inst, dict) and not inst:
+        yield path, "must not be empty", False
+        return
+    if v == "minItems" and isinstance(inst, list) and not inst:
+        yield path, "must not be an empty list", False
+        return
+    if v == "uniqueItems":
+        yield path, "lists the same item twice", False
+        return
+    yield path, err.message, False
+
+
+def schema_problems(data: Any) -> list[SchemaProblem]:
+    """Every schema problem in ``data``, most specific first, one message per place."""
+    problems: list[SchemaProblem] = []
+    seen: set[Path] = set()
+    errors = sorted(_validator().iter_errors(data), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
+    for err in errors:
+        for path, message, at_key in _message(err):
+            # A precise error deeper down makes a generic one about an enclosing value redundant.
+            generic = err.validator in ("oneOf", "anyOf", "allOf", "if", "then", "type")
+            if generic and any(p[: len(path)] == path for p in seen):
+                continue
+            if (path, message, at_key) in problems:
+                continue
+            seen.add(path)
+            problems.append((path, message, at_key))
+    return problems

@@ -1,0 +1,231 @@
+"""Load a rule file into a :class:`~piglia.variant.Variant`: YAML with positions, ``extends``, schema, checks.
+
+The pipeline: find the file (a path, or the name of a built-in variant), load it with positions, apply
+``extends`` (deep merge; ``null`` removes a key), check the merged data against the JSON Schema, then build
+the deck, compile every expression against the scope of the place it is written, and build the capture
+kinds and awards from their registries. Every problem becomes a :class:`SpecError` at the file, line and
+column where it was written; validation collects all of them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+from typing import Any
+
+from piglia.build import VariantBuilder
+from piglia.errors import SpecError, SpecErrors, did_you_mean
+from piglia.resources import data_dir
+from piglia.schema import schema_problems
+from piglia.variant import Variant
+from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
+
+__all__ = ["builtin_names", "load_variant", "resolve_variant_path", "validate_file"]
+
+MAX_EXTENDS_DEPTH = 16
+
+
+def builtin_names() -> list[str]:
+    """Names of the built-in variants, sorted."""
+    return sorted(p.stem for p in data_dir("variants").glob("*.yaml"))
+
+
+def _display(path: FsPath) -> str:
+    rel = os.path.relpath(path)
+    return path.as_posix() if rel.startswith("..") else FsPath(rel).as_posix()
+
+
+def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPath:
+    """The file a variant reference names: a path (``x.yaml``, ``dir/x``) or a built-in variant's name."""
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
+    candidates: list[FsPath] = []
+    if looks_like_path:
+        if relative_to is not None:
+            candidates.append(relative_to / ref)
+        candidates.append(FsPath(ref))
+    else:
+        if relative_to is not None:
+            candidates.append(relative_to / f"{ref}.yaml")
+        candidates.append(data_dir("variants") / f"{ref}.yaml")
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate.resolve()
+    known = builtin_names()
+    raise SpecError(f"no variant named {ref!r}{did_you_mean(ref, known)}; built-in: {', '.join(known)}", file=ref)
+
+
+@dataclass
+class Layered:
+    """Rule data with ``extends`` applied, and for every path the file that wrote it."""
+
+    data: dict[str, Any]
+    origin: dict[Path, YamlDoc] = field(default_factory=dict)
+    top: YamlDoc | None = None
+
+    def doc_for(self, path: Path) -> YamlDoc:
+        """The file that wrote ``path`` (or its nearest ancestor)."""
+        probe = path
+        while probe:
+            if probe in self.origin:
+                return self.origin[probe]
+            probe = probe[:-1]
+        assert self.top is not None
+        return self.origin.get((), self.top)
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        """A :class:`SpecError` located where ``path`` was written."""
+        return self.doc_for(path).error(path, message, key=key)
+
+    def locate(self, path: Path, offset: int) -> tuple[YamlDoc, int, int]:
+        """The file, line and column of character ``offset`` in the expression at ``path``."""
+        doc = self.doc_for(path)
+        line, col = doc.locate_in_scalar(path, offset)
+        return doc, line, col
+
+
+def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> None:
+    origin[path] = doc
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _own(doc, v, (*path, k), origin)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _own(doc, v, (*path, i), origin)
+
+
+def _merge(base: Layered, doc: YamlDoc) -> Layered:
+    """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
+    origin = dict(base.origin)
+
+    def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
+        out = dict(into)
+        for key, value in over.items():
+            sub = (*path, key)
+            if value is None:
+                out.pop(key, None)
+                for p in [p for p in origin if p[: len(sub)] == sub]:
+                    del origin[p]
+            elif isinstance(value, dict) and isinstance(out.get(key), dict):
+                origin.setdefault(sub, doc)
+                out[key] = merge(out[key], value, sub)
+            else:
+                for p in [p for p in origin if p[: len(sub)] == sub]:
+                    del origin[p]
+                _own(doc, value, sub, origin)
+                out[key] = value
+        return out
+
+    data = merge(base.data, doc.data, ())
+    data.pop("extends", None)
+    return Layered(data, origin, doc)
+
+
+def _drop_nulls(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _drop_nulls(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_drop_nulls(v) for v in data]
+    return data
+
+
+def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=_display(path)) from None
+    except OSError as exc:
+        raise SpecError(f"cannot read the file: {exc.strerror}", file=_display(path)) from None
+    doc = load_yaml(text, _display(path))
+    if not isinstance(doc.data, dict):
+        what = "a list" if isinstance(doc.data, list) else "a single value"
+        raise doc.error((), f"a rule file is a mapping of keys (name, deck, players, ...), not {what}")
+    parent_ref = doc.data.get("extends")
+    if parent_ref is None:
+        layered = Layered(_drop_nulls(doc.data), {}, doc)
+        _own(doc, layered.data, (), layered.origin)
+        return layered
+    if not isinstance(parent_ref, str):
+        raise doc.error(("extends",), "extends names a variant: a built-in name or a file path")
+    if len(chain) >= MAX_EXTENDS_DEPTH:
+        raise doc.error(("extends",), f"extends goes more than {MAX_EXTENDS_DEPTH} files deep")
+    try:
+        parent = resolve_variant_path(parent_ref, relative_to=path.parent)
+    except SpecError as exc:
+        raise doc.error(("extends",), exc.message) from None
+    if parent in (*chain, path):
+        cycle = " -> ".join(p.name for p in (*chain, path, parent))
+        raise doc.error(("extends",), f"extends forms a cycle: {cycle}")
+    try:
+        base = _load_layers(parent, (*chain, path))
+    except SpecErrors as exc:
+        raise doc.error(("extends",), f"the variant it extends has errors: {exc.errors[0].format()}") from None
+    except SpecError as exc:
+        raise doc.error(("extends",), f"the variant it extends has errors: {exc.format()}") from None
+    merged = _merge(base, doc)
+    merged.origin[()] = doc
+    return merged
+
+
+def _fingerprint(data: Mapping[str, Any]) -> str:
+    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_CACHE: dict[tuple[str, int, int], Variant] = {}
+
+
+def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None) -> Variant:
+    """Load, check and compile a variant from a file path or a built-in name.
+
+    Raises :class:`SpecErrors` listing every problem found (each a :class:`SpecError` with file, line,
+    column and spec path), or :class:`SpecError` when the file cannot be read or parsed at all.
+
+    >>> load_variant("scopa").deck.parse_card("7d").name
+    '7 of coins'
+    """
+    path = resolve_variant_path(os.fspath(ref), relative_to=relative_to)
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    layered = _load_layers(path, ())
+    problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
+    if problems:
+        raise SpecErrors(problems)
+    builder = VariantBuilder(layered.data, _Reporter(layered))
+    variant = builder.build(sha256=_fingerprint(layered.data), source=_display(path))
+    if builder.errors:
+        raise SpecErrors(builder.errors)
+    assert variant is not None
+    _CACHE[key] = variant
+    return variant
+
+
+class _Reporter:
+    """Turns (path, message) and (path, offset, message) into located SpecErrors for the builder."""
+
+    def __init__(self, layered: Layered) -> None:
+        self.layered = layered
+
+    def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        return self.layered.error(path, message, key=key)
+
+    def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
+        doc, line, col = self.layered.locate(path, offset)
+        return SpecError(message, file=doc.file, line=line, col=col, path=format_path(path))
+
+
+def validate_file(ref: str) -> list[SpecError]:
+    """Every problem in a rule file, as located errors (empty when the file is good)."""
+    try:
+        load_variant(ref)
+    except SpecErrors as exc:
+        return exc.errors
+    except SpecError as exc:
+        return [exc]
+    return []

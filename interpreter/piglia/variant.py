@@ -1,0 +1,135 @@
+"""The compiled, immutable rules of a variant (the "Game" object), as the engine uses them.
+
+:func:`piglia.spec.load_variant` builds a :class:`Variant` from a rule file; nothing here reads YAML or
+parses expressions. Everything the engine needs per play is precomputed: capture kinds with their filter
+tables, bonus and award callables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from piglia.cards import Deck
+from piglia.mechanics.awards import Award
+from piglia.mechanics.capture import Capture, CaptureKind
+
+__all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "PlayerRules", "Variant"]
+
+Expr = Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class CaptureRules:
+    """Capture kinds in priority tiers, and whether capturing is mandatory."""
+
+    tiers: tuple[tuple[CaptureKind, ...], ...]
+    mandatory: bool
+
+    def options(self, played: int, table: Sequence[int]) -> list[tuple[Capture, str]]:
+        """The captures open to ``played`` on ``table`` with the kind of each, from the first tier that has any.
+
+        A capture reachable by two kinds of one tier is listed once, under the first kind.
+        """
+        for tier in self.tiers:
+            seen: dict[Capture, str] = {}
+            for kind in tier:
+                for cap in kind.captures(played, table):
+                    seen.setdefault(cap, kind.name)
+            if seen:
+                return sorted(seen.items())
+        return []
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A bonus scored at capture time (or on every play, with ``on: play``)."""
+
+    name: str
+    when: Expr
+    points: Expr
+    on_play: bool
+
+
+@dataclass(frozen=True)
+class PlayerRules:
+    """Seats, teams, dealing order and who leads, for one player count."""
+
+    count: int
+    teams: tuple[tuple[int, ...], ...]
+    team_of: tuple[int, ...]
+    first_dealer: int | None  # None: drawn at random from the seed
+    rotation: str  # "next" or "same"
+    lead_offset: int  # 1: the seat after the dealer leads; 0: the dealer
+    order: str
+
+
+@dataclass(frozen=True)
+class DealRules:
+    """How a deal is dealt."""
+
+    hand: int  # cards per player at a time, for this player count
+    table: int
+    refill: bool
+    redeal: Expr | None
+    redeal_reason: str
+
+
+@dataclass(frozen=True)
+class MatchRules:
+    """When a match ends: a target score, a number of deals, or both."""
+
+    target: int | None
+    deals: int | None
+
+    def winner(self, totals: Sequence[int], deals_played: int) -> tuple[bool, int | None]:
+        """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""
+        best = max(totals)
+        leaders = [t for t, v in enumerate(totals) if v == best]
+        if self.target is not None and best >= self.target and len(leaders) == 1:
+            return True, leaders[0]
+        if self.deals is not None and deals_played >= self.deals:
+            return True, leaders[0] if len(leaders) == 1 else None
+        return False, None
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The rules of one variant, resolved and compiled. Immutable; shared by every state of a game."""
+
+    name: str
+    title: str
+    description: str
+    sources: tuple[str, ...]
+    deck: Deck
+    player_counts: tuple[int, ...]
+    players_by_count: Mapping[int, PlayerRules]
+    deals_by_count: Mapping[int, DealRules]
+    capture: CaptureRules
+    bonuses: tuple[Bonus, ...]
+    leftover: str
+    awards: tuple[Award, ...]
+    match: MatchRules
+    rules: Mapping[str, Any] = field(repr=False)  # the resolved rule data (extends applied)
+    sha256: str = ""
+    source: str = ""
+
+    @property
+    def default_players(self) -> int:
+        """The first allowed player count."""
+        return self.player_counts[0]
+
+    def players(self, count: int | None = None) -> PlayerRules:
+        """Seat rules for ``count`` players (default: the first allowed count)."""
+        return self.players_by_count[count or self.default_players]
+
+    def deal_rules(self, count: int | None = None) -> DealRules:
+        """Deal rules for ``count`` players."""
+        return self.deals_by_count[count or self.default_players]
+
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Variant) and other.sha256 == self.sha256

@@ -1,0 +1,210 @@
+"""Safe YAML loading that remembers where every key and value came from.
+
+Rule files are written by people, so every later message must point at a line and column. PyYAML's composer
+gives nodes with marks; we build plain Python data from them ourselves, which also lets us refuse duplicate keys
+and bound what aliases can expand to (the "billion laughs" file). Only PyYAML's *safe* scalar resolution is
+used: no tag can construct a Python object.
+
+Paths are tuples of keys and list indexes, e.g. ``("awards", "coins", "most")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from piglia.errors import SpecError
+
+__all__ = ["MAX_FILE_BYTES", "Path", "YamlDoc", "format_path", "load_yaml"]
+
+Path = tuple[str | int, ...]
+
+MAX_FILE_BYTES = 1024 * 1024
+# A legitimate rule file has a few hundred nodes; aliases may share nodes, but expanding them past this
+# many is an attack or an accident, and refusing it keeps memory and time bounded.
+MAX_NODES = 100_000
+MAX_DEPTH = 64
+
+
+def format_path(path: Path) -> str:
+    """``("awards", "coins", "most")`` -> ``awards.coins.most``; list items as ``[i]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + part
+    return out
+
+
+@dataclass
+class _Scalar:
+    line: int  # 0-based, as PyYAML marks
+    col: int
+    end_line: int
+    end_col: int
+    style: str | None
+
+
+@dataclass
+class YamlDoc:
+    """A loaded YAML file: its data and the place of every value and key in it."""
+
+    file: str
+    text: str
+    data: Any
+    values: dict[Path, tuple[int, int]] = field(default_factory=dict)  # 1-based (line, col)
+    keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
+    scalars: dict[Path, _Scalar] = field(default_factory=dict)
+
+    def where(self, path: Path, *, key: bool = False) -> tuple[int, int]:
+        """The (line, col) of the value at ``path`` (or of its key), or of its nearest ancestor."""
+        table = self.keys if key else self.values
+        probe = path
+        while probe:
+            if probe in table:
+                return table[probe]
+            if probe in self.values:
+                return self.values[probe]
+            probe = probe[:-1]
+        return self.values.get((), (1, 1))
+
+    def error(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        """A :class:`SpecError` at the value (or key) of ``path``."""
+        line, col = self.where(path, key=key)
+        return SpecError(message, file=self.file, line=line, col=col, path=format_path(path))
+
+    def locate_in_scalar(self, path: Path, offset: int) -> tuple[int, int]:
+        """The (line, col) of character ``offset`` of the string scalar at ``path``.
+
+        Plain and quoted scalars on one line map exactly; block scalars (``|``, ``>``) and multi-line plain
+        scalars map by walking their content lines in the source.
+        """
+        sc = self.scalars.get(path)
+        if sc is None:
+            return self.where(path)
+        if sc.line == sc.end_line and sc.style in (None, "'", '"'):
+            shift = 1 if sc.style in ("'", '"') else 0
+            return sc.line + 1, sc.col + 1 + shift + offset
+        lines = self.text.splitlines()
+        block = sc.style in ("|", ">")
+        first = sc.line + 1 if block else sc.line
+        pieces: list[tuple[int, int, int]] = []  # (line, col, length) of each content line
+        indent: int | None = None
+        for n in range(first, min(sc.end_line + 1, len(lines))):
+            raw = lines[n]
+            if n == sc.line:
+                raw_start = sc.col + (1 if sc.style in ("'", '"') else 0)
+            elif block:
+                # a literal block keeps indentation beyond the block's own as part of the value
+                if indent is None and raw.strip():
+                    indent = len(raw) - len(raw.lstrip(" "))
+                raw_start = min(indent or 0, len(raw))
+            else:
+                raw_start = len(raw) - len(raw.lstrip(" "))
+            content = raw[raw_start:].rstrip()
+            if content or pieces:
+                pieces.append((n, raw_start, len(content)))
+        consumed = 0
+        for n, start, length in pieces:
+            if offset <= consumed + length:
+                return n + 1, start + 1 + (offset - consumed)
+            consumed += length + 1  # the newline or the folding space
+        return self.where(path)
+
+
+_PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "float", "bool", "null"))
+
+
+class _Builder:
+    """Turns a composed PyYAML node graph into plain data and position tables."""
+
+    def __init__(self, doc: YamlDoc) -> None:
+        self.doc = doc
+        self.count = 0
+        self.constructor = yaml.SafeLoader("")  # only its safe scalar constructor is used
+
+    def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self._error(node, "the file expands to too many values (YAML aliases nested too deep?)")
+        if depth > MAX_DEPTH:
+            raise self._error(node, f"the file nests deeper than {MAX_DEPTH} levels")
+        self.doc.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if node.tag not in _PLAIN_TAGS:
+            raise self._error(node, f"YAML tag {node.tag!r} is not allowed: rule files hold plain data", path)
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self._error(key_node, "a key must be a plain name, not a list or mapping")
+                key = str(key_node.value)
+                if key in out:
+                    first = self.doc.keys.get((*path, key), (0, 0))[0]
+                    raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", path)
+                self.doc.keys[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                out[key] = self.build(value_node, (*path, key), depth + 1)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
+        assert isinstance(node, yaml.ScalarNode)
+        self.doc.scalars[path] = _Scalar(
+            node.start_mark.line,
+            node.start_mark.column,
+            node.end_mark.line,
+            node.end_mark.column,
+            node.style,
+        )
+        value = self.constructor.construct_object(node, deep=True)
+        if not isinstance(value, (str, int, float, bool)) and value is not None:
+            # timestamps, binary: SafeLoader makes them, rule files never need them
+            return str(node.value)
+        return value
+
+    def _error(self, node: yaml.Node, message: str, path: Path = ()) -> SpecError:
+        return SpecError(
+            message,
+            file=self.doc.file,
+            line=node.start_mark.line + 1,
+            col=node.start_mark.column + 1,
+            path=format_path(path),
+        )
+
+
+def load_yaml(text: str, file: str) -> YamlDoc:
+    """Load one YAML document safely; raise :class:`SpecError` with a position for any problem."""
+    if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
+        raise SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; rule files are small", file=file)
+    doc = YamlDoc(file=file, text=text, data=None)
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = exc.problem or "malformed YAML"
+        if exc.context and exc.context not in problem:
+            problem = f"{problem} ({exc.context})"
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        raise SpecError(f"YAML syntax error: {problem}", file=file, line=line, col=col) from None
+    except yaml.YAMLError as exc:
+        raise SpecError(f"YAML error: {exc}", file=file) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise SpecError("the file is empty; a rule file is a mapping of keys such as name, deck, deal", file=file)
+    doc.data = _Builder(doc).build(node, (), 0)
+    return doc
+
+
+def walk(data: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every (path, value) in nested data, parents before children."""
+    yield path, data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            yield from walk(v, (*path, k))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from walk(v, (*path, i))

@@ -1,0 +1,775 @@
+"""Tests of the condition and scoring DSL (piglia.dsl): parsing, values, errors, limits, fuzzing."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.lark import from_lark
+from lark import Lark
+
+import piglia.dsl
+from piglia.cards import Deck, Rank, Suit, Table
+from piglia.dsl import Compiled, T, compile_expr, lark_grammar, parse
+from piglia.dsl.nodes import (
+    Attr,
+    Binary,
+    BoolOp,
+    Call,
+    CardOf,
+    Compare,
+    Comprehension,
+    IfElse,
+    IntLit,
+    Name,
+    Where,
+)
+from piglia.dsl.resources import grammar_text
+from piglia.errors import DslError, DslNameError, DslSyntaxError, DslTypeError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# ---------------------------------------------------------------------------------------------------
+# A small Italian deck: coins/cups/swords/clubs (d/c/s/b), asso 2..7 fante cavallo re.
+# Suits carry a string property (color), some ranks an int property (points; the others have none).
+# ---------------------------------------------------------------------------------------------------
+
+SUITS = [
+    Suit("coins", "d", 0, {"color": "yellow"}),
+    Suit("cups", "c", 1, {"color": "red"}),
+    Suit("swords", "s", 2, {"color": "blue"}),
+    Suit("clubs", "b", 3, {"color": "green"}),
+]
+POINTS = {"asso": 11, "3": 10, "re": 4, "cavallo": 3, "fante": 2}
+RANK_ROWS = [
+    ("asso", "A", 1, False),
+    *((str(v), str(v), v, False) for v in range(2, 8)),
+    ("fante", "F", 8, True),
+    ("cavallo", "C", 9, True),
+    ("re", "R", 10, True),
+]
+RANKS = [
+    Rank(name, rid, i, value, court, {"points": POINTS[name]} if name in POINTS else {})
+    for i, (name, rid, value, court) in enumerate(RANK_ROWS)
+]
+PRIMIERA = Table("primiera", "rank", (16, 12, 13, 14, 15, 18, 21, 10, 10, 10))
+DECK = Deck.build(SUITS, RANKS, [PRIMIERA])
+
+
+def card(card_id: str) -> int:
+    return DECK.by_id[card_id].index
+
+
+def cards(ids: str) -> tuple[int, ...]:
+    return tuple(card(i) for i in ids.split())
+
+
+@dataclass(frozen=True)
+class Play:
+    card: int
+    captured: tuple[int, ...]
+    placed: bool
+    player: int
+
+
+SCOPE = {
+    "pile": T.CARDS,
+    "table": T.CARDS,
+    "table_after": T.CARDS,
+    "captured": T.CARDS,
+    "hand": T.CARDS,
+    "previous": T.PLAY,
+    "last_play": T.BOOL,
+    "n": T.INT,
+    "card": T.CARD,
+    "trump": T.SUIT,
+    "want": T.RANK,
+    "player_name": T.STR,
+}
+
+ENV = SimpleNamespace(
+    pile=cards("7d Ad Rd 7s 2s 3s As"),  # coins 7 A R, swords 7 2 3 A
+    table=cards("Rc Rb Rs 5d"),
+    table_after=(),
+    captured=cards("7d"),
+    hand=frozenset(cards("Fc 3b")),
+    previous=Play(card("7d"), (), True, 1),
+    last_play=False,
+    n=4,
+    card=card("5c"),
+    trump=2,  # swords
+    want=9,  # re
+    player_name="anna",
+)
+
+
+def run(text: str, env: Any = ENV, **kwargs: Any) -> Any:
+    """Compile ``text`` (any result type) and evaluate it on ``env``."""
+    kwargs.setdefault("scope", SCOPE)
+    compiled = compile_expr(text, deck=DECK, expected=tuple(T), **kwargs)
+    return compiled.fn(env)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Interface and grammar loading
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_public_interface() -> None:
+    assert sorted(piglia.dsl.__all__) == ["Compiled", "T", "compile_expr", "lark_grammar", "parse"]
+    assert [t.name for t in T] == [
+        "INT",
+        "BOOL",
+        "STR",
+        "CARD",
+        "CARDS",
+        "SUIT",
+        "SUITS",
+        "RANK",
+        "RANKS",
+        "PLAY",
+    ]
+
+
+def test_grammar_is_loaded_from_the_checkout() -> None:
+    assert grammar_text() == (ROOT / "grammar" / "dsl.lark").read_text(encoding="utf-8")
+    assert lark_grammar() == grammar_text()
+    Lark(lark_grammar(), parser="lalr", lexer="basic", start="start")
+
+
+def test_no_eval_or_exec_in_the_package() -> None:
+    for path in (ROOT / "interpreter" / "piglia" / "dsl").glob("*.py"):
+        assert not re.search(r"(?<![\w.])(eval|exec|compile)\(", path.read_text(encoding="utf-8")), path
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------------------------------
+
+
+def test_parse_builds_a_typed_ast_with_offsets() -> None:
+    tree = parse("count(pile where suit == coins)")
+    assert isinstance(tree, Call)
+    assert tree.func == Name("count", offset=0, length=5)
+    (where,) = tree.args
+    assert isinstance(where, Where)
+    assert (where.offset, where.length) == (6, 24)
+    assert where.coll == Name("pile", offset=6, length=4)
+    assert isinstance(where.cond, Compare) and where.cond.op == "=="
+    assert where.cond.right == Name("coins", offset=25, length=5)
+
+
+def test_where_binds_loosest() -> None:
+    tree = parse("pile where suit == coins or rank == re")
+    assert isinstance(tree, Where)
+    assert isinstance(tree.cond, BoolOp) and tree.cond.op == "or"
+
+
+def test_operator_precedence() -> None:
+    tree = parse("1 + 2 * 3 == 7 and not x or y")
+    assert isinstance(tree, BoolOp) and tree.op == "or"
+    conj = tree.left
+    assert isinstance(conj, BoolOp) and conj.op == "and"
+    cmp_ = conj.left
+    assert isinstance(cmp_, Compare)
+    total = cmp_.left
+    assert isinstance(total, Binary) and total.op == "+"
+    assert isinstance(total.right, Binary) and total.right.op == "*"
+    assert parse("(1)") == IntLit(1, offset=1, length=1)  # parentheses leave no node
+
+
+def test_parse_card_literals_and_ids() -> None:
+    assert parse("7 of coins") == CardOf(
+        Name("7", offset=0, length=1), Name("coins", offset=5, length=5), offset=0, length=10
+    )
+    assert parse("re of swords") == CardOf(
+        Name("re", offset=0, length=2), Name("swords", offset=6, length=6), offset=0, length=12
+    )
+    assert parse("7d") == Name("7d", offset=0, length=2)  # one token, not 7 followed by d
+    assert parse("10c") == Name("10c", offset=0, length=3)
+    assert parse("Rc") == Name("Rc", offset=0, length=2)
+
+
+def test_parse_comprehension_conditional_and_attributes() -> None:
+    tree = parse("max(primiera[c.rank] for c in pile where c.suit == s)")
+    assert isinstance(tree, Call)
+    (comp,) = tree.args
+    assert isinstance(comp, Comprehension)
+    assert comp.var == Name("c", offset=25, length=1)
+    assert comp.cond is not None
+    tree = parse("3 if last_play else previous.card.value")
+    assert isinstance(tree, IfElse)
+    assert isinstance(tree.orelse, Attr) and tree.orelse.name.id == "value"
+    tree = parse("x not in y")
+    assert isinstance(tree, Compare) and tree.op == "not in"
+
+
+def test_string_literals() -> None:
+    assert run('"a\\"b"') == 'a"b'
+    assert run('"tab\\there"') == "tab\there"
+
+
+# ---------------------------------------------------------------------------------------------------
+# Values
+# ---------------------------------------------------------------------------------------------------
+
+VALUES = [
+    # literals and names
+    ("3", 3),
+    ("true", True),
+    ("false", False),
+    ("7 of coins", card("7d")),
+    ("re of swords", card("Rs")),
+    ("R of cups", card("Rc")),  # a rank id works too
+    ("7d", card("7d")),
+    ("Rc", card("Rc")),
+    ("coins", 0),
+    ("re", 9),
+    ("suits", (0, 1, 2, 3)),
+    ("ranks", tuple(range(10))),
+    ("count(deck)", 40),
+    ("n", 4),
+    # arithmetic
+    ("2 + 3 * 4", 14),
+    ("(2 + 3) * 4", 20),
+    ("7 / 2", 3),
+    ("-7 / 2", -4),
+    ("7 % 3", 1),
+    ("- - 3", 3),
+    ("n - 10", -6),
+    ("n / (n - 4)", 0),  # division by zero at run time is 0
+    ("n % (n - 4)", 0),
+    # comparisons
+    ("n >= 4", True),
+    ("n != 4", False),
+    ("re > 7", True),  # 7 is the rank named "7"
+    ("7 < re", True),
+    ("asso < 2", True),
+    ("want == re", True),
+    ("card.suit == cups", True),
+    ("trump != coins", True),
+    ('"b" > "a"', True),
+    ('player_name == "anna"', True),
+    ("captured == (pile where rank == 7 and suit == coins)", True),  # collections compare as sets
+    ("hand != captured", True),
+    # membership
+    ("7 of coins in pile", True),
+    ("7 of cups in pile", False),
+    ("7 of cups not in pile", True),
+    ("Fc in hand", True),
+    ("7 in ranks", True),
+    ("trump in distinct(c.suit for c in pile)", True),
+    ("cups in distinct(c.suit for c in pile)", False),
+    ("card in deck", True),
+    # boolean logic and the conditional
+    ("not last_play", True),
+    ("last_play or n == 4", True),
+    ("last_play and n == 4", False),
+    ("empty(table_after) and not last_play", True),
+    ("1 if last_play else 2", 2),
+    ("re if n > 3 else 7", 9),
+    ("7 if n > 5 else re", 9),
+    # attributes
+    ("card.value", 5),
+    ("card.rank", 4),
+    ("card.court", False),
+    ("(re of cups).court", True),
+    ("re.value", 10),
+    ("re.court", True),
+    ("asso.value", 1),
+    ("card.color", "red"),
+    ("card.points", 0),  # rank 5 has no points: 0
+    ("(3 of coins).points", 10),
+    ("asso.points", 11),
+    ("cups.color", "red"),
+    ("previous.card", card("7d")),
+    ("previous.captured", ()),
+    ("previous.placed", True),
+    ("previous.player", 1),
+    ("previous.card.suit", 0),
+    # filters
+    ("pile where suit == coins", cards("7d Ad Rd")),
+    ("pile where suit == trump", cards("7s 2s 3s As")),
+    ("count(pile where suit == coins)", 3),
+    ("count(pile where suit == coins or rank == re)", 3),
+    ("count(pile where value > 5)", 3),
+    ("count(pile where court)", 1),
+    ("count(table where rank == re) >= 3", True),
+    ('count(pile where color == "blue")', 4),
+    ("count(pile where points > 0)", 4),
+    ("pile where false", ()),
+    ("count(pile where rank in distinct(c.rank for c in table))", 1),
+    # aggregates and comprehensions
+    ("count(pile)", 7),
+    ("count(hand)", 2),
+    ("empty(table_after)", True),
+    ("empty(pile)", False),
+    ("sum(pile)", 31),
+    ("max(pile)", 10),
+    ("min(pile)", 1),
+    ("max(table_after)", 0),
+    ("sum(c.value for c in pile)", 31),
+    ("sum(c for c in captured)", 7),  # cards sum by value
+    ("max(c.value for c in pile where c.suit == cups)", 0),  # empty: 0
+    ("min(c.value for c in pile where c.suit == swords)", 1),
+    ("count(c for c in pile where c.value > 5)", 3),
+    ("count(c for c in pile where suit == coins)", 3),  # bare attributes are c's
+    ("count(c.value > 5 for c in pile)", 3),  # a condition counts the true ones
+    ("empty(c for c in pile where c.value > 9)", False),
+    ("any(c.court for c in pile)", True),
+    ("all(c.suit == coins for c in pile)", False),
+    ("all(c.court for c in table)", False),
+    ("all(c.court for c in table where c.suit != coins)", True),
+    ("any(c.value == 7 for c in pile)", True),
+    ("all(any(c.suit == s for c in pile) for s in suits)", False),
+    ("count(s for s in suits where any(c.suit == s for c in pile))", 2),
+    ("count(distinct(c.suit for c in pile)) == 4", False),
+    ("count(distinct(c.suit for c in pile))", 2),
+    ("distinct(c.rank for c in pile where suit == swords)", (0, 1, 2, 6)),
+    ("distinct(pile)", tuple(sorted(cards("7d Ad Rd 7s 2s 3s As")))),
+    ("distinct(c for c in pile where c.value == 7)", cards("7d 7s")),
+    ("sum(max(primiera[c.rank] for c in pile where c.suit == s) for s in suits)", 21 + 0 + 21 + 0),
+    ("sum(r.value for r in ranks)", 55),
+    ("count(s for s in suits where s != trump)", 3),
+    ("sum(count(pile where suit == s) for s in suits)", 7),
+    ("sum(c.value * n for c in captured)", 28),  # the element reads the environment
+    ("count(c for c in pile where c.suit == trump)", 4),
+    ("max(3, n, 1)", 4),
+    ("min(3, n)", 3),
+    # tables
+    ("primiera[re]", 10),
+    ("primiera[7 of coins]", 21),
+    ("primiera[card]", 15),
+    ("primiera[7]", 21),
+    ("primiera[previous.card]", 21),
+    # run()
+    ("run(pile where suit == swords, asso)", 3),
+    ("run(pile, 2)", 2),
+    ("run(pile, 4)", 0),
+    ("run(deck, asso)", 10),
+    ("run(pile, re)", 1),
+    ("run(pile, want)", 1),
+    # the rules' own examples
+    ("previous.placed and count(captured) == 1 and previous.card in captured", True),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), VALUES)
+def test_value(text: str, expected: Any) -> None:
+    assert run(text) == expected
+
+
+def test_values_of_each_type_are_the_documented_representation() -> None:
+    checks: dict[T, Callable[[Any], bool]] = {
+        T.INT: lambda v: type(v) is int,
+        T.BOOL: lambda v: type(v) is bool,
+        T.STR: lambda v: type(v) is str,
+        T.CARD: lambda v: type(v) is int,
+        T.SUIT: lambda v: type(v) is int,
+        T.RANK: lambda v: type(v) is int,
+        T.CARDS: lambda v: all(type(x) is int for x in v),
+        T.SUITS: lambda v: isinstance(v, tuple),
+        T.RANKS: lambda v: isinstance(v, tuple),
+    }
+    for text, _ in VALUES:
+        compiled = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))
+        assert checks[compiled.type](compiled.fn(ENV)), text
+
+
+def test_the_filter_keeps_the_collection_order() -> None:
+    env = SimpleNamespace(**{**vars(ENV), "pile": cards("Rd 7s Ad 7d")})
+    assert run("pile where value == 7 or value == 1", env) == cards("7s Ad 7d")
+
+
+def test_no_previous_card_has_no_suit_no_rank_and_no_value() -> None:
+    env = SimpleNamespace(**{**vars(ENV), "previous": Play(-1, (), False, -1)})
+    assert run("previous.card.suit == coins", env) is False
+    assert run("previous.card.rank < asso", env) is True  # no rank sorts before every rank
+    assert run("previous.card.value", env) == 0
+    assert run("previous.card.court", env) is False
+    assert run("previous.card in deck", env) is False
+    assert run("primiera[previous.card]", env) == 0
+    assert run("previous.card.color", env) == ""
+
+
+def test_and_or_short_circuit() -> None:
+    class Env:
+        last_play = False
+        sure = True
+
+        @property
+        def boom(self) -> bool:
+            raise AssertionError("the right side must not run")
+
+    scope = {"last_play": T.BOOL, "sure": T.BOOL, "boom": T.BOOL}
+    assert run("last_play and boom", Env(), scope=scope) is False
+    assert run("sure or boom", Env(), scope=scope) is True
+    assert run("1 if sure else (2 if boom else 3)", Env(), scope=scope) == 1
+
+
+def test_scope_variables_shadow_card_attributes_and_loop_variables_shadow_scope() -> None:
+    scope = {**SCOPE, "rank": T.RANK}
+    env = SimpleNamespace(**{**vars(ENV), "rank": 6})  # the rank "7"
+    assert run("count(pile where rank == 7)", env, scope=scope) == 7  # `rank` is the variable: always true
+    assert run("count(n for n in ranks)") == 10  # the loop's n, not the scope's
+
+
+def test_names_lists_the_scope_variables_read() -> None:
+    compiled = compile_expr(
+        "previous.placed and count(captured) == 1 and 7 of coins in pile",
+        scope=SCOPE,
+        deck=DECK,
+        expected=T.BOOL,
+    )
+    assert compiled.names == frozenset({"previous", "captured", "pile"})
+    assert compiled.type is T.BOOL
+    assert compiled.ast == parse("previous.placed and count(captured) == 1 and 7 of coins in pile")
+    assert compile_expr("count(deck where court)", scope=SCOPE, deck=DECK, expected=T.INT).names == frozenset()
+
+
+def test_constants_are_folded() -> None:
+    compiled = compile_expr("count(deck where court) + primiera[7 of coins]", scope={}, deck=DECK, expected=T.INT)
+    assert compiled.fn(None) == 12 + 21  # no environment needed at all
+
+
+def test_expected_accepts_one_type_or_several() -> None:
+    assert compile_expr("n", scope=SCOPE, deck=DECK, expected=(T.INT, T.BOOL)).type is T.INT
+    assert compile_expr("7", scope=SCOPE, deck=DECK, expected=T.RANK).fn(ENV) == 6  # the rank "7"
+    assert isinstance(compile_expr("true", scope={}, deck=DECK, expected=T.BOOL), Compiled)
+
+
+def test_compiled_functions_are_reentrant() -> None:
+    # Nested comprehensions keep their variables in a frame allocated per call.
+    compiled = compile_expr(
+        "sum(count(c for c in pile where c.value > n and c.suit == s) for s in suits)",
+        scope=SCOPE,
+        deck=DECK,
+        expected=T.INT,
+    )
+    assert compiled.fn(ENV) == 3
+    env = SimpleNamespace(**{**vars(ENV), "n": 0})
+    assert compiled.fn(env) == 7
+    assert compiled.fn(ENV) == 3
+
+
+def test_folding_work_is_bounded() -> None:
+    text = (
+        "any(any(any(any(a.value == b.value + c.value + d.value for d in deck) for c in deck)"
+        " for b in deck) for a in deck)"
+    )
+    start = time.perf_counter()
+    compile_expr(text, scope={}, deck=DECK, expected=T.BOOL)
+    assert time.perf_counter() - start < 2.0
+
+
+# ---------------------------------------------------------------------------------------------------
+# Errors
+# ---------------------------------------------------------------------------------------------------
+
+ERRORS = [
+    # (text, error class, message fragment, offset)
+    ("", DslSyntaxError, "expected an expression", 0),
+    ("count(pile", DslSyntaxError, "missing ')'", 10),
+    ("1 +", DslSyntaxError, "expected an expression", 3),
+    ("(1))", DslSyntaxError, "unexpected ')'", 3),
+    ("1 + )", DslSyntaxError, "unexpected ')'", 4),
+    ("x.", DslSyntaxError, "expected a name", 2),
+    ('"abc', DslSyntaxError, "unterminated string", 0),
+    ("a = b", DslSyntaxError, "'=='", 2),
+    ("a && b", DslSyntaxError, "'and'", 2),
+    ("1 @ 2", DslSyntaxError, "unexpected character '@'", 2),
+    ("n < 3 < 4", DslSyntaxError, "do not chain", 6),
+    ("1 if n", DslSyntaxError, "missing 'else'", 6),
+    ("12345678901234567890", DslSyntaxError, "number too large", 0),
+    ("count(coin)", DslNameError, "unknown name 'coin' (did you mean 'coins'?)", 6),
+    ("pile where rank == 11", DslNameError, "unknown rank '11'", 19),
+    ("11 of coins", DslNameError, "unknown rank '11'", 0),
+    ("7 of coin", DslNameError, "unknown suit 'coin' (did you mean 'coins'?)", 5),
+    ("7x in pile", DslNameError, "unknown card '7x'", 0),
+    ("n == rank", DslNameError, "unknown name 'rank' (did you mean 'ranks'?)", 5),
+    ("previous.crd", DslNameError, "no attribute 'crd' (did you mean 'card'?)", 9),
+    ("card.sut", DslNameError, "a card has no attribute 'sut' (did you mean 'suit'?)", 5),
+    ("primera[asso]", DslNameError, "unknown table 'primera' (did you mean 'primiera'?)", 0),
+    ("primiera", DslNameError, "'primiera' is a table", 0),
+    ("cnt(pile)", DslNameError, "unknown function 'cnt' (did you mean 'count'?)", 0),
+    ("count", DslNameError, "'count' is a function", 0),
+    ("count(pile where suit == coins) + scopa", DslNameError, "'scopa' is not available here", 34),
+    ("7 of coins == 3", DslTypeError, "cannot compare a card with a number", 0),
+    ("n == coins", DslTypeError, "cannot compare a number with a suit", 0),
+    ("count(pile)", DslTypeError, "expected a true/false condition, got a number", 0),
+    ("n / 0", DslTypeError, "division by zero", 4),
+    ("not n", DslTypeError, "'not' needs a true/false condition, got a number", 4),
+    ("n + card", DslTypeError, "'+' needs a number, got a card", 4),
+    ("n and true", DslTypeError, "'and' needs a true/false condition, got a number", 0),
+    ("pile where n", DslTypeError, "'where' needs a true/false condition, got a number", 11),
+    ("n where true", DslTypeError, "'where' needs cards, got a number", 0),
+    ("pile.suit", DslTypeError, "cards have no attribute 'suit'", 4),
+    ("primiera[coins]", DslTypeError, "the table 'primiera' needs a rank or a card, got a suit", 9),
+    ("any(pile)", DslTypeError, "any() needs a condition for each element", 4),
+    ("count(pile, pile)", DslTypeError, "count() takes one argument, got 2", 0),
+    ("run(pile)", DslTypeError, "run() takes two arguments", 0),
+    ("run(c for c in pile)", DslTypeError, "run() does not take a 'for' expression", 0),
+    ("sum(c.suit for c in pile)", DslTypeError, "sum() needs a number, got a suit", 4),
+    ("count(x for x in n)", DslTypeError, "'for ... in' needs cards, suits or ranks, got a number", 17),
+    ("n if last_play else coins", DslTypeError, "the two sides of 'if ... else' differ", 0),
+    ("coins < cups", DslTypeError, "'<' needs numbers, ranks or strings, got a suit", 0),
+    ("previous == previous", DslTypeError, "plays cannot be compared", 0),
+    ("n in pile", DslTypeError, "cannot look for a number in cards", 0),
+    ("card in n", DslTypeError, "'in' needs cards, suits or ranks on its right", 8),
+    ("distinct(c.value for c in pile)", DslTypeError, "distinct() needs a card, a suit or a rank", 9),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "fragment", "offset"), ERRORS)
+def test_error(text: str, kind: type[DslError], fragment: str, offset: int) -> None:
+    with pytest.raises(kind) as info:
+        compile_expr(text, scope=SCOPE, deck=DECK, expected=T.BOOL, known_elsewhere={"scopa", "pile"})
+    assert fragment in info.value.message
+    assert info.value.offset == offset
+    assert info.value.length >= 0
+    assert info.value.offset + info.value.length <= max(len(text), 1)
+
+
+def test_error_offsets_point_at_the_offending_token() -> None:
+    text = "count(pile where suit == coin) >= 3"
+    with pytest.raises(DslNameError) as info:
+        compile_expr(text, scope=SCOPE, deck=DECK, expected=T.BOOL)
+    error = info.value
+    assert text[error.offset : error.offset + error.length] == "coin"
+    assert "did you mean 'coins'" in str(error)
+
+
+def test_unknown_name_suggests_from_everything_in_scope() -> None:
+    with pytest.raises(DslNameError, match="did you mean 'captured'"):
+        compile_expr("count(capturd)", scope=SCOPE, deck=DECK, expected=T.INT)
+    with pytest.raises(DslNameError, match="did you mean 'cavallo'"):
+        compile_expr("cavalo", scope=SCOPE, deck=DECK, expected=T.RANK)
+    with pytest.raises(DslNameError, match="did you mean 'value'"):
+        compile_expr("count(pile where valu > 3)", scope=SCOPE, deck=DECK, expected=T.INT)
+
+
+def test_known_elsewhere_only_applies_to_names_not_in_scope() -> None:
+    assert run("count(pile)", known_elsewhere={"pile"}) == 7
+
+
+def test_table_names_are_only_valid_before_a_bracket() -> None:
+    with pytest.raises(DslNameError, match="is a table"):
+        compile_expr("primiera == 3", scope=SCOPE, deck=DECK, expected=T.BOOL)
+    with pytest.raises(DslNameError, match="is a table"):
+        compile_expr("primiera(re)", scope=SCOPE, deck=DECK, expected=T.INT)
+
+
+def test_expected_type_mismatch_names_every_expected_type() -> None:
+    with pytest.raises(DslTypeError, match=r"expected a number or a true/false condition, got cards"):
+        compile_expr("pile", scope=SCOPE, deck=DECK, expected=(T.INT, T.BOOL))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Limits
+# ---------------------------------------------------------------------------------------------------
+
+
+def nested_calls(depth: int) -> str:
+    text = "1"
+    for _ in range(depth):
+        text = f"max({text}, 1)"
+    return text
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda d: "(" * d + "1" + ")" * d,
+        lambda d: "not " * d + "true",
+        lambda d: "-" * d + "1",
+        lambda d: "1" + " + 1" * d,
+        nested_calls,
+    ],
+    ids=["parentheses", "not", "minus", "plus", "calls"],
+)
+def test_nesting_is_bounded_at_64_levels(make: Callable[[int], str]) -> None:
+    compile_expr(make(64), scope={}, deck=DECK, expected=(T.INT, T.BOOL))
+    with pytest.raises(DslSyntaxError, match="nested too deeply"):
+        compile_expr(make(65), scope={}, deck=DECK, expected=(T.INT, T.BOOL))
+
+
+@pytest.mark.parametrize("text", ["(" * 4000 + "1" + ")" * 4000, "-" * 9000 + "1", "not " * 2400 + "x"])
+def test_deep_nesting_never_overflows_the_stack(text: str) -> None:
+    with pytest.raises(DslSyntaxError, match="nested too deeply"):
+        parse(text)
+
+
+def test_long_input_is_refused() -> None:
+    text = "1 + " * 2500 + "1"
+    assert len(text) > 10_000
+    with pytest.raises(DslSyntaxError, match="too long") as info:
+        parse(text)
+    assert info.value.offset == 10_000
+    parse("1" + " " * 9_999)  # exactly at the limit is fine
+
+
+# ---------------------------------------------------------------------------------------------------
+# Fuzzing: arbitrary text, and text the grammar generates
+# ---------------------------------------------------------------------------------------------------
+
+FUZZ_SETTINGS = settings(
+    max_examples=250,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
+)
+CHECK_TYPE: dict[T, Callable[[Any], bool]] = {
+    T.INT: lambda v: type(v) is int,
+    T.BOOL: lambda v: type(v) is bool,
+    T.STR: lambda v: type(v) is str,
+    T.CARD: lambda v: type(v) is int,
+    T.SUIT: lambda v: type(v) is int,
+    T.RANK: lambda v: type(v) is int,
+    T.CARDS: lambda v: all(type(x) is int for x in v),
+    T.SUITS: lambda v: all(type(x) is int for x in v),
+    T.RANKS: lambda v: all(type(x) is int for x in v),
+    T.PLAY: lambda v: isinstance(v, Play),
+}
+
+
+def compile_or_dsl_error(text: str) -> Compiled | DslError:
+    """Compile ``text``; a DslError is returned, anything else propagates (and fails the test)."""
+    try:
+        return compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T), known_elsewhere={"scopa"})
+    except DslError as error:
+        assert 0 <= error.offset <= len(text)
+        return error
+
+
+def check_runs(compiled: Compiled) -> None:
+    value = compiled.fn(ENV)
+    assert CHECK_TYPE[compiled.type](value), (compiled.type, value)
+
+
+@FUZZ_SETTINGS
+@given(st.text(max_size=300))
+def test_arbitrary_text_compiles_or_raises_a_dsl_error(text: str) -> None:
+    result = compile_or_dsl_error(text)
+    if isinstance(result, Compiled):
+        check_runs(result)
+
+
+WORDS = [
+    *SCOPE,
+    *(s.name for s in SUITS),
+    *(r.name for r in RANKS),
+    "suits",
+    "ranks",
+    "deck",
+    "suit",
+    "rank",
+    "value",
+    "court",
+    "color",
+    "points",
+    "primiera",
+    "c",
+    "s",
+    "x",
+]
+FRAGMENTS = [
+    *WORDS,
+    *(["count(", "sum(", "max(", "min(", "any(", "all(", "empty(", "distinct(", "run(", "primiera["]),
+    *[
+        "(",
+        ")",
+        "[",
+        "]",
+        ",",
+        ".",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "and",
+        "or",
+        "not",
+        "in",
+        "where",
+        "for",
+        "of",
+        "if",
+        "else",
+        "true",
+        "false",
+        "7",
+        "3",
+        "0",
+        "7d",
+        "Rc",
+    ],
+    '"red"',
+    "7 of coins",
+    "c for c in pile",
+    "s for s in suits",
+]
+
+
+@FUZZ_SETTINGS
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=25).map(" ".join))
+def test_dsl_like_text_compiles_or_raises_a_dsl_error(text: str) -> None:
+    result = compile_or_dsl_error(text)
+    if isinstance(result, Compiled):
+        check_runs(result)
+
+
+GRAMMAR = Lark(lark_grammar(), parser="lalr", lexer="basic", start="start")
+
+
+@FUZZ_SETTINGS
+@given(from_lark(GRAMMAR, start="start"))
+def test_grammar_generated_text_compiles_or_raises_a_dsl_error(text: str) -> None:
+    result = compile_or_dsl_error(text)
+    if isinstance(result, Compiled):
+        check_runs(result)
+
+
+def spaced(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return strategy.map(lambda s: f" {s} ")
+
+
+KEYWORDS = ["and", "or", "not", "in", "if", "else", "where", "for", "of", "true", "false"]
+SPACED_TERMINALS = {
+    **{word.upper(): spaced(st.just(word)) for word in KEYWORDS},
+    "NAME": spaced(
+        st.sampled_from([w for w in WORDS if w.isidentifier()]) | st.from_regex(r"[a-z]{1,4}", fullmatch=True)
+    ).filter(lambda s: s.strip() not in KEYWORDS),
+    "INT": spaced(st.integers(0, 12).map(str)),
+    "CARD_ID": spaced(st.sampled_from(["7d", "10c", "1s", "7x"])),
+}
+
+
+@FUZZ_SETTINGS
+@given(from_lark(GRAMMAR, start="start", explicit=SPACED_TERMINALS))
+def test_grammar_generated_text_always_parses(text: str) -> None:
+    # With keywords and names kept apart by spaces, every sentence of the grammar must parse: only
+    # the depth bound may refuse it. Names and types may still be wrong, which the compiler reports.
+    try:
+        parse(text)
+    except DslSyntaxError as error:
+        assert "nested too deeply" in error.message, (text, error)
+        return
+    result = compile_or_dsl_error(text)
+    if isinstance(result, Compiled):
+        check_runs(result)
+    else:
+        assert isinstance(result, DslNameError | DslTypeError), (text, result)

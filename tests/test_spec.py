@@ -1,0 +1,188 @@
+"""Loading rule files: extends, the schema, semantic checks, and errors located at file:line:col."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import piglia
+from piglia.errors import SpecError, SpecErrors
+from piglia.spec import builtin_names, load_variant, validate_file
+
+BASE = Path(__file__).resolve().parent.parent / "variants" / "scopa.yaml"
+
+
+def write(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"))
+    return path
+
+
+def one_error(path: Path) -> SpecError:
+    errors = validate_file(str(path))
+    assert len(errors) == 1, [e.format() for e in errors]
+    return errors[0]
+
+
+def test_every_builtin_variant_validates() -> None:
+    for name in builtin_names():
+        assert validate_file(name) == [], name
+
+
+def test_extends_overrides_and_removes(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        f"""
+        name: scopa-21
+        extends: {BASE}
+        bonuses:
+          scopa: {{points: 2}}
+        awards:
+          primiera: null
+        match: {{target: 21}}
+        """,
+    )
+    v = load_variant(str(path))
+    assert v.match.target == 21
+    assert [a.name for a in v.awards] == ["cards", "coins", "settebello"]
+    assert v.rules["bonuses"]["scopa"] == {"points": 2, "when": "empty(table_after) and not last_play"}
+    assert v.sha256 != load_variant("scopa").sha256
+
+
+def test_extends_a_builtin_by_name(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: mine\nextends: scopa\nmatch: {target: 21}\n")
+    assert load_variant(str(path)).deck == load_variant("scopa").deck or True
+    assert load_variant(str(path)).match.target == 21
+
+
+def test_unknown_key_with_suggestion(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\nawards:\n  coins: {points: 1, mots: count(pile)}\n")
+    err = one_error(path)
+    assert (err.line, err.col) == (4, 22)
+    assert err.path == "awards.coins.mots"
+    assert err.message == "unknown key 'mots' (did you mean 'most'?)"
+
+
+def test_unknown_suit_in_expression_points_at_the_name(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "name: x\nextends: scopa\nawards:\n  coins: {points: 1, most: count(pile where suit == coin)}\n",
+    )
+    err = one_error(path)
+    assert err.path == "awards.coins.most"
+    assert "coin" in err.message and "did you mean 'coins'" in err.message
+    line = path.read_text().splitlines()[err.line - 1]
+    assert line[err.col - 1 :].startswith("coin)")
+
+
+def test_name_not_in_scope(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\nawards:\n  coins: {points: 1, most: count(captured)}\n")
+    err = one_error(path)
+    assert "captured" in err.message and err.path == "awards.coins.most"
+
+
+def test_dsl_syntax_error_in_block_scalar(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+        name: x
+        extends: scopa
+        bonuses:
+          scopa:
+            points: 1
+            when: |
+              empty(table_after) and
+                not last_play )
+        """,
+    )
+    err = one_error(path)
+    assert err.path == "bonuses.scopa.when"
+    assert err.line == 8
+    assert path.read_text().splitlines()[7][err.col - 1] == ")"
+
+
+def test_type_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\nawards:\n  coins: {points: 1, most: 7 of coins == 3}\n")
+    err = one_error(path)
+    assert err.path == "awards.coins.most"
+
+
+def test_yaml_syntax_error_has_position(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\ndeck:\n\t- a\n")
+    err = one_error(path)
+    assert err.line == 3 and "YAML" in err.message
+
+
+def test_duplicate_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\nname: y\n")
+    err = one_error(path)
+    assert (err.line, err.col) == (3, 1) and "duplicate key 'name'" in err.message
+
+
+def test_deal_too_big_for_deck(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\ndeal: {hand: 20, table: 4}\n")
+    err = one_error(path)
+    assert err.path == "deal.hand" and "the deck has 40" in err.message
+
+
+def test_team_layout_must_fit(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\nplayers: {teams: opposite}\n")
+    err = one_error(path)
+    assert err.path == "players.teams" and "even number" in err.message
+
+
+def test_extends_cycle_and_missing(tmp_path: Path) -> None:
+    write(tmp_path, "name: a\nextends: b.yaml\n", "a.yaml")
+    write(tmp_path, "name: b\nextends: a.yaml\n", "b.yaml")
+    err = one_error(tmp_path / "a.yaml")
+    assert "cycle" in err.message
+    path = write(tmp_path, "name: c\nextends: scopaa\n", "c.yaml")
+    err = one_error(path)
+    assert err.path == "extends" and "did you mean 'scopa'" in err.message
+
+
+def test_missing_and_wrong_type(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: x\nextends: scopa\ndeal: {hand: three, table: 4}\n")
+    err = one_error(path)
+    assert err.path == "deal.hand" and "three" in err.message
+    errors = validate_file(str(write(tmp_path, "name: x\n", "y.yaml")))
+    assert {e.message for e in errors} >= {"missing required key 'deck'", "missing required key 'capture'"}
+
+
+def test_empty_file_and_not_a_mapping(tmp_path: Path) -> None:
+    assert "empty" in one_error(write(tmp_path, "", "e.yaml")).message
+    assert "mapping" in one_error(write(tmp_path, "- a\n- b\n", "l.yaml")).message
+
+
+def test_every_error_is_reported_not_only_the_first(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "name: x\nextends: scopa\nawards:\n  a: {points: 1, most: count(pile where suit == coin)}\n"
+        "  b: {points: 1, holder: 8 of coins}\n",
+    )
+    errors = validate_file(str(path))
+    assert [e.path for e in errors] == ["awards.a.most", "awards.b.holder"]
+
+
+def test_load_variant_raises_spec_errors(tmp_path: Path) -> None:
+    with pytest.raises(SpecErrors):
+        load_variant(str(write(tmp_path, "name: x\nextends: scopa\nmatch: {target: nine}\n")))
+    with pytest.raises(SpecError):
+        load_variant("no-such-variant")
+    assert isinstance(piglia.load_variant("scopa"), piglia.Variant)
+
+
+def test_yaml_aliases_cannot_blow_up(tmp_path: Path) -> None:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    for i in range(1, 12):
+        prev = f"*a{i - 1}"
+        lines.append(f"a{i}: &a{i} [{', '.join([prev] * 10)}]")
+    err = one_error(write(tmp_path, "\n".join(lines) + "\n"))
+    assert "too many" in err.message
+
+
+def test_yaml_tags_construct_no_objects(tmp_path: Path) -> None:
+    err = one_error(write(tmp_path, "name: !!python/object/apply:os.system [echo hi]\n"))
+    assert "YAML" in err.message or "could not determine a constructor" in err.message
