@@ -733,10 +733,13 @@ def test_dsl_like_text_compiles_or_raises_a_dsl_error(text: str) -> None:
 
 
 GRAMMAR = Lark(lark_grammar(), parser="lalr", lexer="basic", start="start")
+# Drawing sentences of a recursive grammar is slow (most draws overrun and are thrown away), so the
+# grammar-driven tests run fewer examples than the text fuzzers to keep the suite fast.
+GRAMMAR_SETTINGS = settings(FUZZ_SETTINGS, max_examples=25)
 
 
-@FUZZ_SETTINGS
-@given(from_lark(GRAMMAR, start="start"))
+@GRAMMAR_SETTINGS
+@given(from_lark(GRAMMAR, start="start", explicit={"WS": st.just(" ")}))
 def test_grammar_generated_text_compiles_or_raises_a_dsl_error(text: str) -> None:
     result = compile_or_dsl_error(text)
     if isinstance(result, Compiled):
@@ -755,10 +758,12 @@ SPACED_TERMINALS = {
     ).filter(lambda s: s.strip() not in KEYWORDS),
     "INT": spaced(st.integers(0, 12).map(str)),
     "CARD_ID": spaced(st.sampled_from(["7d", "10c", "1s", "7x"])),
+    "STRING": spaced(st.sampled_from(['"red"', '"blue"', '""', '"a\\"b"'])),
+    "WS": st.just(" "),
 }
 
 
-@FUZZ_SETTINGS
+@GRAMMAR_SETTINGS
 @given(from_lark(GRAMMAR, start="start", explicit=SPACED_TERMINALS))
 def test_grammar_generated_text_always_parses(text: str) -> None:
     # With keywords and names kept apart by spaces, every sentence of the grammar must parse: only

@@ -7,7 +7,7 @@ becomes one message at the path it is about, with a suggestion for a misspelt ke
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
 
@@ -82,27 +82,29 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
     path: Path = tuple(err.absolute_path)
     v = err.validator
     inst = err.instance
+    sub: dict[str, Any] = dict(err.schema) if isinstance(err.schema, Mapping) else {}
+    value: Any = err.validator_value
     if v == "additionalProperties" and isinstance(inst, dict):
-        known = list(err.schema.get("properties", {}))
+        known = list(sub.get("properties", {}))
         for key in inst:
             if key not in known:
                 yield (*path, key), f"unknown key {key!r}{did_you_mean(key, known)}", True
         return
     if v == "required":
-        missing = err.message.split("'")[1] if "'" in err.message else str(err.validator_value)
+        missing = err.message.split("'")[1] if "'" in err.message else str(value)
         yield path, f"missing required key {missing!r}", False
         return
     if v == "type":
-        want = " or ".join(_expected(err.schema))
+        want = " or ".join(_expected(sub))
         yield path, f"expected {want}, got {_kind_of(inst)}", False
         return
     if v == "enum":
-        options = [str(o) for o in err.validator_value]
+        options = [str(o) for o in value]
         hint = did_you_mean(str(inst), options) if isinstance(inst, str) else ""
         yield path, f"{inst!r} is not one of {', '.join(options)}{hint}", False
         return
     if v == "const":
-        yield path, f"expected {err.validator_value!r}, got {_kind_of(inst)}", False
+        yield path, f"expected {value!r}, got {_kind_of(inst)}", False
         return
     if v in ("oneOf", "anyOf"):
         # Prefer the branch whose type fits: its own error says the most. If no branch takes this type of
@@ -111,11 +113,11 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         if fitting:
             yield from _message(best_match(fitting))
             return
-        want = ", ".join(dict.fromkeys(_expected(err.schema)))
+        want = ", ".join(dict.fromkeys(_expected(sub)))
         yield path, f"expected {want}; got {_kind_of(inst)}", False
         return
     if v == "pattern":
-        yield path, f"{inst!r} is not allowed here ({err.schema.get('description', 'see the schema')})", False
+        yield path, f"{inst!r} is not allowed here ({sub.get('description', 'see the schema')})", False
         return
     if v == "minProperties" and isinstance(inst, dict) and not inst:
         yield path, "must not be empty", False

@@ -51,7 +51,22 @@ _MAX_INT_DIGITS = 18
 
 # Parse-tree nodes that add no nesting level: leaves, and the wrappers of call arguments (the call
 # itself already counts).
-_FLAT = frozenset({"int", "string", "true", "false", "name", "card_id", "card", "arguments", "comprehension"})
+_FLAT = frozenset(
+    {
+        "int",
+        "string",
+        "true",
+        "false",
+        "name",
+        "card_id",
+        "card",
+        "arguments",
+        "comprehension",
+        "comp_op",
+        "add_op",
+        "mul_op",
+    }
+)
 
 # The parser wants an INT exactly where an expression must start (NAME or "(" may also continue one:
 # `count(`, `a not in`), so that is the test for saying "expected an expression".
@@ -225,17 +240,6 @@ def _token(node: Tree[Token] | Token) -> Token:
     return node
 
 
-_BINARY = {"add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%"}
-_COMPARE = {
-    "eq": "==",
-    "ne": "!=",
-    "lt": "<",
-    "le": "<=",
-    "gt": ">",
-    "ge": ">=",
-    "in_": "in",
-    "not_in": "not in",
-}
 _BOOL = {"and_": "and", "or_": "or"}
 
 
@@ -244,10 +248,11 @@ def _build(tree: Tree[Token]) -> Expr:
     kind = str(tree.data)
     kids = tree.children
     span = _span(tree)
-    if kind in _BINARY:
-        return Binary(_BINARY[kind], _build(_tree(kids[0])), _build(_tree(kids[1])), **span)
-    if kind in _COMPARE:
-        return Compare(_COMPARE[kind], _build(_tree(kids[0])), _build(_tree(kids[1])), **span)
+    if kind in ("binary", "compare"):
+        # The operator is a keep-all-tokens rule (`!comp_op`, `!add_op`, `!mul_op`) between the operands.
+        op = " ".join(str(t) for t in _tree(kids[1]).children)
+        node = Binary if kind == "binary" else Compare
+        return node(op, _build(_tree(kids[0])), _build(_tree(kids[2])), **span)
     if kind in _BOOL:
         return BoolOp(_BOOL[kind], _build(_tree(kids[0])), _build(_tree(kids[1])), **span)
     builder = _BUILDERS.get(kind)
