@@ -735,10 +735,10 @@ def test_dsl_like_text_compiles_or_raises_a_dsl_error(text: str) -> None:
 GRAMMAR = Lark(lark_grammar(), parser="lalr", lexer="basic", start="start")
 # Drawing sentences of a recursive grammar is slow (most draws overrun and are thrown away), so the
 # grammar-driven tests run fewer examples than the text fuzzers to keep the suite fast.
-GRAMMAR_SETTINGS = settings(FUZZ_SETTINGS, max_examples=25)
+GRAMMAR_SETTINGS = settings(FUZZ_SETTINGS, max_examples=40)
 
 
-@GRAMMAR_SETTINGS
+@settings(GRAMMAR_SETTINGS, max_examples=20)
 @given(from_lark(GRAMMAR, start="start", explicit={"WS": st.just(" ")}))
 def test_grammar_generated_text_compiles_or_raises_a_dsl_error(text: str) -> None:
     result = compile_or_dsl_error(text)

@@ -1,9 +1,9 @@
-"""Piglia: a rules interpreter for capture ("fishing") card games, Scopa and its family.
+"""Piglia: a rules interpreter for capture ("fishing") card games.
 
 Write a game's rules once as a YAML rule file; load it, play it, simulate it, replay its records.
 
 >>> import piglia
->>> variant = piglia.load_variant("scopa")
+>>> variant = piglia.load_variant(piglia.builtin_names()[0])
 >>> state = piglia.Game(variant).new_match(seed=7)
 >>> move = state.legal_moves()[0]
 >>> state = state.apply(move)

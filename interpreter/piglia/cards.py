@@ -6,13 +6,13 @@ hands, tables and piles are tuples of small ints and card attributes are array l
 variant. :class:`Card` is the value the public API hands out.
 
 >>> deck = Deck.build(
-...     suits=[Suit("coins", "d", 0)],
-...     ranks=[Rank("asso", "A", 0, 1, False), Rank("7", "7", 1, 7, False)],
+...     suits=[Suit("hearts", "h", 0)],
+...     ranks=[Rank("ace", "A", 0, 1, False), Rank("7", "7", 1, 7, False)],
 ... )
->>> deck.parse_card("7d")
-Card('7d')
->>> deck.parse_card("7d").name
-'7 of coins'
+>>> deck.parse_card("7h")
+Card('7h')
+>>> deck.parse_card("7h").name
+'7 of hearts'
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Card:
 
     @property
     def name(self) -> str:
-        """The card in words, e.g. ``7 of coins``."""
+        """The card in words, e.g. ``7 of hearts``."""
         return f"{self.rank.name} of {self.suit.name}"
 
     @property
@@ -77,7 +77,7 @@ class Card:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A named table of card values (e.g. primiera), keyed by rank, suit or card; values per key index."""
+    """A named table of card values (points per rank, say), keyed by rank, suit or card."""
 
     name: str
     key: str  # "rank", "suit" or "card"

@@ -1,7 +1,7 @@
 """The error tree. Every error a user can cause is a :class:`PigliaError` (and a ``ValueError``).
 
 Errors about a rule file carry where the problem is (file, line, column), the place in the spec
-(``awards.coins.most``) and, when a known name is close to the one written, a suggestion.
+(``awards.cards.most``) and, when a known name is close to the one written, a suggestion.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ class PigliaError(ValueError):
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A `` (did you mean 'x'?)`` suffix when a candidate is close to ``word``, else ``''``.
 
-    >>> did_you_mean("coin", ["coins", "cups"])
-    " (did you mean 'coins'?)"
+    >>> did_you_mean("mots", ["most", "holder"])
+    " (did you mean 'most'?)"
     """
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""

@@ -18,7 +18,7 @@ __all__ = ["Move"]
 class Move:
     """A card played from the hand and the table cards it captures (empty: the card stays on the table).
 
-    ``action`` names the kind of turn; every Scopa-family game only plays cards (``"play"``), and the field is
+    ``action`` names the kind of turn; the fishing games of today only play cards (``"play"``), and the field is
     there so that games with other turn actions (a Casino build) fit the same value.
     """
 

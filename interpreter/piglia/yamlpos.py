@@ -5,7 +5,7 @@ gives nodes with marks; we build plain Python data from them ourselves, which al
 and bound what aliases can expand to (the "billion laughs" file). Only PyYAML's *safe* scalar resolution is
 used: no tag can construct a Python object.
 
-Paths are tuples of keys and list indexes, e.g. ``("awards", "coins", "most")``.
+Paths are tuples of keys and list indexes, e.g. ``("awards", "cards", "most")``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ MAX_DEPTH = 64
 
 
 def format_path(path: Path) -> str:
-    """``("awards", "coins", "most")`` -> ``awards.coins.most``; list items as ``[i]``."""
+    """``("awards", "cards", "most")`` -> ``awards.cards.most``; list items as ``[i]``."""
     out = ""
     for part in path:
         if isinstance(part, int):

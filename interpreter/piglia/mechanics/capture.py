@@ -79,7 +79,7 @@ class MatchKind:
 class SumKind:
     """Take a group of table cards whose values add up to the target (the played card's value by default).
 
-    With ``include_played`` the played card's own value counts towards the target (Scopa a 15). The search
+    With ``include_played`` the played card's own value counts towards the target (sum-to-15 games). The search
     visits cards by decreasing value and stops a branch as soon as the rest cannot reach the target, so it
     never lists the subsets of the table.
     """

@@ -1,0 +1,62 @@
+"""The ``piglia`` command. Each sub-command is one module of this package with a ``register`` function.
+
+The CLI only calls the API and formats what it returns. Every user error is one clear message and a non-zero
+exit, never a traceback (set ``PIGLIA_DEBUG=1`` to see one for an internal error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from piglia.cli.common import HELP_FORMAT, UserError
+from piglia.errors import PigliaError
+
+__all__ = ["main"]
+
+# Adding a command: write piglia/cli/<name>.py with register(subparsers) and list it here.
+COMMANDS = ["validate", "simulate", "replay", "catalog"]
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of every command."""
+    p = argparse.ArgumentParser(
+        prog="piglia",
+        description="Piglia: write a capture card game's rules in YAML; validate, simulate and replay it.",
+        epilog="examples:\n  piglia list\n  piglia validate variants/*.yaml\n"
+        "  piglia simulate my-game.yaml --deals 1000",
+        formatter_class=HELP_FORMAT,
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMANDS:
+        importlib.import_module(f"piglia.cli.{name}").register(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+        return code
+    except UserError as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except PigliaError as exc:
+        print(f"piglia: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("piglia: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug: say so in one line unless asked for the traceback
+        if os.environ.get("PIGLIA_DEBUG"):
+            raise
+        print(
+            f"piglia: internal error: {type(exc).__name__}: {exc} (PIGLIA_DEBUG=1 shows a traceback)", file=sys.stderr
+        )
+        return 2

@@ -1,0 +1,39 @@
+"""What every command shares: loading a variant with user-facing errors, consoles, help formatting."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+
+from piglia.errors import SpecError, SpecErrors
+from piglia.spec import load_variant
+from piglia.variant import Variant
+
+__all__ = ["HELP_FORMAT", "UserError", "err_console", "load", "out_console"]
+
+HELP_FORMAT = argparse.RawDescriptionHelpFormatter
+
+
+class UserError(Exception):
+    """A message for the user, already formatted; the command exits 1."""
+
+
+def out_console() -> Console:
+    """Standard output; plain text when it is not a terminal."""
+    return Console(highlight=False, soft_wrap=True)
+
+
+def err_console() -> Console:
+    """Standard error, for progress bars and notes."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def load(ref: str) -> Variant:
+    """Load a variant, turning rule-file errors into one located message per line."""
+    try:
+        return load_variant(ref)
+    except SpecErrors as exc:
+        raise UserError("\n".join(e.format() for e in exc.errors)) from None
+    except SpecError as exc:
+        raise UserError(exc.format()) from None
