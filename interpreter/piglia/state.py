@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from piglia.cards import Card
@@ -122,6 +122,8 @@ class SeatView:
     deal_points: tuple[int, ...]
     plays: tuple[tuple[int, Card, tuple[Card, ...]], ...]  # this deal: (seat, card, captured)
     unseen: tuple[Card, ...]  # cards this seat has not seen: others' hands and the stock
+    # the rules being played: public knowledge, so that a player can reason about what moves are worth
+    game: Game | None = field(default=None, repr=False, compare=False)
 
 
 class State:
@@ -516,7 +518,48 @@ class State:
             deal_points=tuple(self.deal_points),
             plays=tuple((s, cards[c], tuple(cards[x] for x in cap)) for s, c, cap in self.plays),
             unseen=tuple(c for c in cards if c.index not in seen),
+            game=self.game,
         )
+
+    @classmethod
+    def from_view(
+        cls,
+        game: Game,
+        view: SeatView,
+        hands: Sequence[Sequence[int]],
+        stock: Sequence[int],
+        *,
+        seed: int = 0,
+        auto_deal: bool = False,
+    ) -> State:
+        """A full position consistent with ``view``, the hidden cards given: every seat's hand and the stock.
+
+        This is how a player imagines the position (a determinization): ``hands[view.seat]`` must be the
+        seat's own hand, and the other hands and the stock must have the sizes the view shows. Without
+        ``auto_deal`` the state does not refill or redeal by itself (see :attr:`needs_refill`).
+        """
+        if sorted(hands[view.seat]) != sorted(c.index for c in view.hand):
+            raise PigliaError("a position built from a view must give the seat its own hand")
+        if [len(h) for h in hands] != list(view.hand_sizes) or len(stock) != view.stock_size:
+            raise PigliaError("the hidden cards do not have the hand and stock sizes the view shows")
+        state = cls(game, seed, auto_deal=False, log=False)
+        state.auto_deal = auto_deal
+        state.dealer = view.dealer
+        state.deal_no = view.deal
+        state.hands = [sorted(h) for h in hands]
+        state.table = [c.index for c in view.table]
+        state.stock = list(stock)
+        state.piles = [[c.index for c in p] for p in view.piles]
+        state.totals = list(view.totals)
+        state.deal_points = list(view.deal_points)
+        state.plays = [(s, c.index, tuple(x.index for x in cap)) for s, c, cap in view.plays]
+        state.last_capturer = next((s for s, _c, cap in reversed(state.plays) if cap), -1)
+        if state.plays:
+            seat, card, captured = state.plays[-1]
+            state.previous = PlayInfo(card, captured, not captured, seat)
+        state.to_move = view.to_move
+        state.needs_deal = False
+        return state
 
     def __repr__(self) -> str:
         deck = self.game.variant.deck

@@ -1,0 +1,144 @@
+"""Information-set Monte Carlo tree search (single observer, Cowling, Powley and Whitehouse 2012).
+
+Each iteration deals the cards the seat has not seen at random, consistently with its view (its hand, the
+table, the piles, every card played, the other hands' sizes and the stock's), then walks one shared tree of
+moves from the seat's information set: UCB1 with availability counts picks among the moves legal in that
+deal, an untried move is added, and a short playout follows. A playout ends with the deal or after
+``depth`` plies; it is scored by the deal's points so far plus the cards in the piles weighted by the
+awards (:func:`~piglia.players.knowledge.card_weights`), from each mover's team's side. The move chosen is
+the root's most visited.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from piglia.moves import Move
+from piglia.players.knowledge import card_weights, determinize, game_of, team_score
+from piglia.state import RawMove, SeatView, State
+
+__all__ = ["IsmctsPlayer"]
+
+DEFAULT_ITERATIONS = 400
+DEFAULT_SECONDS = 0.5  # a cap per move, whichever comes first
+DEFAULT_DEPTH = 8
+GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
+
+
+class Node:
+    """A move in the tree: its statistics from the side of the team that made it."""
+
+    __slots__ = ("available", "children", "reward", "team", "visits")
+
+    def __init__(self, team: int) -> None:
+        self.team = team
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        self.children: dict[RawMove, Node] = {}
+
+
+class IsmctsPlayer:
+    """ISMCTS with determinization. ``iterations`` and ``seconds`` bound the search (whichever ends first;
+    ``seconds=0`` means no time limit, for reproducible runs); ``seed`` fixes its random choices."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float = DEFAULT_SECONDS,
+        depth: int = DEFAULT_DEPTH,
+        exploration: float = 0.7,
+    ) -> None:
+        self.rng = random.Random(f"piglia/ismcts-player/{seed}")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.depth = depth
+        self.exploration = exploration
+        self.last_iterations = 0
+
+    def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
+        if len(moves) == 1:
+            return moves[0]
+        game = game_of(view)
+        weights = card_weights(game)
+        # the reward's scale: a deal's points are about the sum of the weights; explore on that scale
+        scale = max(sum(abs(w) for w in weights) / 2, 1.0)
+        c = self.exploration * scale
+        root = Node(-1)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
+        done = 0
+        while done < self.iterations and (done % 16 or time.perf_counter() < deadline):
+            self._iterate(determinize(view, self.rng), root, weights, c)
+            done += 1
+        self.last_iterations = done
+        raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
+        best = max(range(len(moves)), key=lambda i: root.children[raw[i]].visits if raw[i] in root.children else -1)
+        return moves[best]
+
+    def _iterate(self, state: State, root: Node, weights: Sequence[float], c: float) -> None:
+        team_of = state.game.players.team_of
+        path = [root]
+        node = root
+        # selection and expansion
+        while not (state.needs_deal or state.over):
+            if state.needs_refill:
+                state.refill()
+            legal = state.raw_moves()
+            untried = [m for m in legal if m not in node.children]
+            for m in legal:
+                child = node.children.get(m)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                move = untried[self.rng.randrange(len(untried))]
+                child = Node(team_of[state.to_move])
+                child.available = 1
+                node.children[move] = child
+                state.push_raw(move)
+                path.append(child)
+                break
+            log_avail = {m: math.log(node.children[m].available) for m in legal}
+            move = max(
+                legal,
+                key=lambda m: (
+                    node.children[m].reward / node.children[m].visits
+                    + c * math.sqrt(log_avail[m] / node.children[m].visits)
+                ),
+            )
+            node = node.children[move]
+            state.push_raw(move)
+            path.append(node)
+        # playout
+        plies = 0
+        while plies < self.depth and not (state.needs_deal or state.over):
+            if state.needs_refill:
+                state.refill()
+            state.push_raw(self._playout_move(state.raw_moves(), weights))
+            plies += 1
+        points = self._evaluate(state, weights)
+        for n in path[1:]:
+            n.visits += 1
+            n.reward += team_score(points, n.team)
+
+    def _playout_move(self, legal: list[RawMove], weights: Sequence[float]) -> RawMove:
+        if len(legal) == 1:
+            return legal[0]
+        if self.rng.random() < GREEDY_PLAYOUT:
+            return max(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
+        return legal[self.rng.randrange(len(legal))]
+
+    @staticmethod
+    def _evaluate(state: State, weights: Sequence[float]) -> list[float]:
+        """Each team's deal points, plus its pile's weighted cards while the deal is still going."""
+        points = [float(p) for p in state.deal_points]
+        if not (state.needs_deal or state.over):
+            for t, pile in enumerate(state.piles):
+                points[t] += sum(weights[c] for c in pile)
+        return points

@@ -1,0 +1,101 @@
+"""What every AI player derives from the rules and from its seat's view, generically.
+
+* :func:`card_weights`: how much each card is worth towards the variant's end-of-deal awards, measured from
+  the award specs themselves: over random splits of the deck between the teams, the points a team's pile
+  scores with the card minus without it (the card moved to another team). Nothing here names a game: a
+  settebello-like card comes out near one point because its award says so, a coin a little less.
+* :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random.
+* :func:`team_score`: a team's points minus the mean of the others', the quantity every player maximises.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+
+from piglia.state import Game, SeatView, State
+from piglia.variant import Variant
+
+__all__ = ["card_weights", "determinize", "game_of", "team_score"]
+
+WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
+
+
+def game_of(view: SeatView) -> Game:
+    """The rules the view's seat is playing (a view from :meth:`State.view` always carries them)."""
+    if view.game is None:
+        raise ValueError("this seat view carries no game; build it with State.view")
+    return view.game
+
+
+def team_score(points: Sequence[float], team: int) -> float:
+    """``team``'s points minus the mean of the other teams' points."""
+    others = [p for t, p in enumerate(points) if t != team]
+    return points[team] - (sum(others) / len(others) if others else 0.0)
+
+
+def card_weights(game: Game) -> tuple[float, ...]:
+    """Per card index: the end-of-deal points (as :func:`team_score`) a team gains by holding the card rather
+    than leaving it to the others, halved: the worth of taking a card that could have gone either way.
+
+    Deterministic for a variant and number of teams (the generator is seeded from the variant's hash), and
+    computed once per process for each.
+    """
+    return _weights(game.variant, game.num_teams)
+
+
+@lru_cache(maxsize=32)
+def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
+    n_cards = len(variant.deck)
+    rng = random.Random(f"piglia/weights/{variant.sha256}/{teams}")
+    totals = [0.0] * n_cards
+
+    def scores(piles: list[list[int]]) -> list[float]:
+        points = [0.0] * teams
+        frozen = [tuple(p) for p in piles]
+        for award in variant.awards:
+            for team, pts in award.entries(frozen, 1):
+                if team is not None:
+                    points[team] += pts
+        return points
+
+    for _ in range(WEIGHT_SAMPLES):
+        owner = [rng.randrange(teams) for _ in range(n_cards)]
+        piles: list[list[int]] = [[] for _ in range(teams)]
+        for card, t in enumerate(owner):
+            piles[t].append(card)
+        base = scores(piles)
+        for card, t in enumerate(owner):
+            other = (t + 1 + rng.randrange(teams - 1)) % teams if teams > 1 else t
+            if other == t:
+                continue
+            piles[t].remove(card)
+            piles[other].append(card)
+            without = scores(piles)
+            piles[other].remove(card)
+            piles[t].append(card)
+            # the holder's gain over the others, with the card minus without it
+            totals[card] += (team_score(base, t) - team_score(without, t)) / 2
+    return tuple(v / WEIGHT_SAMPLES for v in totals)
+
+
+def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) -> State:
+    """A full position consistent with ``view``: the cards it has not seen dealt at random to the other hands
+    and the stock (cards outside the deal, when the deck is not all dealt, are left out at random).
+
+    The result depends only on the view and ``rng``, never on the real hidden cards.
+    """
+    game = game_of(view)
+    unseen = sorted(c.index for c in view.unseen)
+    rng.shuffle(unseen)
+    hands: list[list[int]] = []
+    pos = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.seat:
+            hands.append([c.index for c in view.hand])
+            continue
+        hands.append(unseen[pos : pos + size])
+        pos += size
+    stock = unseen[pos : pos + view.stock_size]
+    return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal)

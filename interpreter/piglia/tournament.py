@@ -1,0 +1,184 @@
+"""Tournaments between two players in the duplicate format.
+
+Every shuffle is played twice: once with player A on the first team's seats and B on the other's, once with
+the seats swapped. Both games of a pair get the same match seed, hence the same deals to the same seats, so
+the luck of the cards largely cancels out. With more than two teams, A takes the first team and B the rest.
+
+Win rates count a draw as half a win; the 95% interval is Wilson's over all matches played (the paired
+games are positively dependent through their shared deals, so the interval is, if anything, wide).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from piglia.players import make_player
+from piglia.simulate import match_seed, wilson
+from piglia.state import Game
+from piglia.variant import Variant
+
+__all__ = ["MatchResult", "Standing", "TournamentResult", "play_match", "tournament"]
+
+
+@dataclass
+class MatchResult:
+    """One match's outcome, seen per player slot (0 = A, 1 = B)."""
+
+    winner: int | None  # the winning slot, None for a draw
+    deals: int
+    points: list[int]  # per slot, over all deals
+    by_name: list[dict[str, int]]  # per slot: award or bonus name -> points
+
+
+def play_match(game: Game, names: tuple[str, str], seed: int, swapped: bool, player_seed: int) -> MatchResult:
+    """Play one match: slot A on team 0's seats (team 1's when ``swapped``), slot B elsewhere."""
+    team_of = game.players.team_of
+    a_team = 1 if swapped else 0
+    slot_of_team = [0 if t == a_team else 1 for t in range(game.num_teams)]
+    players = [make_player(names[slot_of_team[team_of[s]]], player_seed * 16 + s) for s in range(game.num_players)]
+    state = game.new_match(seed, log=True)
+    while not state.over:
+        seat = state.to_move
+        moves = state.legal_moves()
+        state.push(moves[0] if len(moves) == 1 else players[seat].choose(state.view(seat), moves))
+    assert state.events is not None
+    points = [0, 0]
+    by_name: list[dict[str, int]] = [{}, {}]
+    deals = 0
+    for e in state.events:
+        if e["event"] == "play":
+            slot = slot_of_team[team_of[e["player"]]]
+            for b in e["bonuses"]:
+                by_name[slot][b["name"]] = by_name[slot].get(b["name"], 0) + b["points"]
+        elif e["event"] == "deal_end":
+            deals += 1
+            for a in e["awards"]:
+                if a["team"] is not None:
+                    slot = slot_of_team[a["team"]]
+                    by_name[slot][a["name"]] = by_name[slot].get(a["name"], 0) + a["points"]
+            for t, p in enumerate(e["points"]):
+                points[slot_of_team[t]] += p
+    winner = None if state.winner is None else slot_of_team[state.winner]
+    return MatchResult(winner, deals, points, by_name)
+
+
+@dataclass
+class Standing:
+    """One player's results in a tournament."""
+
+    name: str
+    matches: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    points: int = 0
+    by_name: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self, deals: int) -> dict[str, Any]:
+        """As ``--json`` prints it."""
+        score = self.wins + self.draws / 2
+        low, high = wilson(score, self.matches)
+        return {
+            "name": self.name,
+            "matches": self.matches,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "win_rate": score / self.matches if self.matches else 0.0,
+            "ci95": [low, high],
+            "points_per_deal": self.points / max(deals, 1),
+            "awards_per_deal": {k: v / max(deals, 1) for k, v in sorted(self.by_name.items())},
+        }
+
+
+@dataclass
+class TournamentResult:
+    """The standings of both players, and the totals of the run."""
+
+    variant: str
+    players: int
+    seed: int
+    standings: list[Standing]
+    matches: int = 0
+    deals: int = 0
+
+    def add(self, result: MatchResult) -> None:
+        """Fold in one match."""
+        self.matches += 1
+        self.deals += result.deals
+        for slot, st in enumerate(self.standings):
+            st.matches += 1
+            st.points += result.points[slot]
+            for k, v in result.by_name[slot].items():
+                st.by_name[k] = st.by_name.get(k, 0) + v
+            if result.winner is None:
+                st.draws += 1
+            elif result.winner == slot:
+                st.wins += 1
+            else:
+                st.losses += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """The result as plain data: ``players`` holds one entry per player."""
+        return {
+            "variant": self.variant,
+            "seats": self.players,
+            "seed": self.seed,
+            "format": "duplicate",
+            "matches": self.matches,
+            "deals": self.deals,
+            "players": [s.as_dict(self.deals) for s in self.standings],
+        }
+
+
+_WORKER_GAME: list[Game] = []  # the game a worker process plays (compiled rules do not pickle: set by fork)
+
+
+def _init_worker(game: Game) -> None:
+    _WORKER_GAME[:] = [game]
+
+
+def _job(names: tuple[str, str], seed: int, pair: int, swapped: bool, game: Game | None = None) -> MatchResult:
+    game = game or _WORKER_GAME[0]
+    return play_match(game, names, match_seed(seed, pair), swapped, pair * 2 + int(swapped))
+
+
+def tournament(
+    variant: Variant,
+    names: tuple[str, str],
+    *,
+    matches: int = 100,
+    seed: int = 0,
+    players: int | None = None,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play ``matches`` matches (rounded up to whole pairs) between ``names[0]`` and ``names[1]``.
+
+    Results depend only on the arguments, not on ``workers``: each match has its own seeds.
+    """
+    game = Game(variant, players)
+    for name in names:
+        make_player(name)  # a bad name fails here, not in a worker
+    result = TournamentResult(variant.name, game.num_players, seed, [Standing(names[0]), Standing(names[1])])
+    pairs = (matches + 1) // 2
+    jobs = [(names, seed, k, swapped) for k in range(pairs) for swapped in (False, True)]
+
+    def results() -> Iterator[MatchResult]:
+        if workers <= 1:
+            for job in jobs:
+                yield _job(*job, game=game)
+            return
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(game,)) as pool:
+            yield from pool.map(_job, *zip(*jobs, strict=True), chunksize=2)
+
+    for r in results():
+        result.add(r)
+        if progress is not None:
+            progress(result.matches)
+    return result
