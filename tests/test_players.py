@@ -1,0 +1,165 @@
+"""The built-in players: what they may see, what they prefer, and the player registry."""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+import piglia
+from conftest import position
+from piglia.players import Player, RandomPlayer, make_player
+from piglia.players.greedy import GreedyPlayer, expected_max
+from piglia.players.ismcts import IsmctsPlayer
+from piglia.players.knowledge import card_weights, determinize
+from piglia.state import Game, State
+from piglia.tournament import tournament
+from piglia.variant import Variant
+
+DATA = Path(__file__).parent / "data"
+
+
+def hide_differently(state: State, seat: int, rng: random.Random) -> State:
+    """The same position with the cards ``seat`` cannot see (other hands, the stock) dealt out another way."""
+    other = state.clone()
+    hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + list(other.stock)
+    rng.shuffle(hidden)
+    pos = 0
+    for s, h in enumerate(other.hands):
+        if s != seat:
+            other.hands[s] = sorted(hidden[pos : pos + len(h)])
+            pos += len(h)
+    other.stock = hidden[pos:]
+    return other
+
+
+def positions(game: Game, seeds: range, plies: int) -> list[State]:
+    """Positions reached by random play, a few plies into a match."""
+    out = []
+    for seed in seeds:
+        state = game.new_match(seed, log=False)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(plies)):
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("name", ["greedy", "ismcts:iterations=60:seconds=0"])
+def test_ai_sees_only_its_seat_view(scopa: Variant, name: str) -> None:
+    """Two positions that differ only in cards the seat cannot see give the same decision with the same seed."""
+    game = Game(scopa)
+    differ = 0
+    for state in positions(game, range(12), 20):
+        seat = state.to_move
+        other = hide_differently(state, seat, random.Random(7))
+        differ += other.hands != state.hands or other.stock != state.stock
+        assert other.view(seat) == state.view(seat)
+        a = make_player(name, seed=3).choose(state.view(seat), state.legal_moves())
+        b = make_player(name, seed=3).choose(other.view(seat), other.legal_moves())
+        assert a == b
+    assert differ >= 10  # the test really moved hidden cards around
+
+
+def test_determinization_keeps_what_the_seat_knows(scopa: Variant) -> None:
+    game = Game(scopa)
+    for state in positions(game, range(5), 25):
+        seat = state.to_move
+        view = state.view(seat)
+        guess = determinize(view, random.Random(1))
+        assert guess.hands[seat] == state.hands[seat]
+        assert guess.table == state.table and guess.piles == state.piles
+        assert [len(h) for h in guess.hands] == [len(h) for h in state.hands]
+        assert len(guess.stock) == len(state.stock)
+        hidden = sorted(c for s, h in enumerate(guess.hands) if s != seat for c in h) + sorted(guess.stock)
+        assert sorted(hidden) == sorted(c.index for c in view.unseen)
+        assert guess.view(seat) == view
+
+
+def test_expected_max_matches_enumeration() -> None:
+    values = [3.0, 0.0, 1.5, 2.0, 0.5]
+    for hand in range(1, 6):
+        subsets = list(combinations(values, hand))
+        exact = sum(max(s) for s in subsets) / len(subsets)
+        assert expected_max(values, hand) == pytest.approx(exact)
+    assert expected_max([], 3) == 0.0
+
+
+def test_card_weights_follow_the_awards(scopa: Variant) -> None:
+    """S3.3: the 7 of coins counts towards three awards (coins, settebello, primiera), so it is worth the most;
+    a coin is worth more than the same rank of another suit; a 7 (primiera 21) more than a 5 (15)."""
+    w = card_weights(Game(scopa))
+    deck = scopa.deck
+    idx = {c.id: c.index for c in deck.cards}
+    assert max(range(len(w)), key=w.__getitem__) == idx["7d"]
+    assert w[idx["4d"]] > w[idx["4c"]]
+    assert w[idx["7c"]] > w[idx["5c"]]
+
+
+def test_greedy_takes_the_sweep(scopa: Variant) -> None:
+    """S3.1: clearing the table scores a scopa, so greedy takes both cards rather than one."""
+    state = position(scopa, hands=[["5c", "3b"], ["2s", "4s"]], table=["2b", "3s"], to_move=0)
+    move = GreedyPlayer().choose(state.view(0), state.legal_moves())
+    assert move == piglia.Move.parse("5c x 2b+3s", scopa.deck)
+
+
+def test_greedy_takes_the_settebello(scopa: Variant) -> None:
+    """S3.3: the 7 of coins is an award of its own; given the choice, greedy takes it."""
+    state = position(scopa, hands=[["7b", "Ab"], ["2s", "4s"]], table=["7d", "7c", "5s"], to_move=0)
+    move = GreedyPlayer().choose(state.view(0), state.legal_moves())
+    assert move == piglia.Move.parse("7b x 7d", scopa.deck)
+
+
+def test_greedy_does_not_leave_a_sweep(scopa: Variant) -> None:
+    """S2.3 and S3.1: placing the 3 next to the 4 leaves 3 + 4 = 7, which any 7 sweeps for a scopa; placing the
+    re leaves 4 + re = 14, which no card can take in one go. Neither card captures, so greedy places the re."""
+    state = position(scopa, hands=[["3b", "Rb"], ["2s", "4s", "5b"]], table=["4c"], stock=["3c", "3s"], to_move=0)
+    moves = state.legal_moves()
+    assert {str(m) for m in moves} == {"3b", "Rb"}
+    assert str(GreedyPlayer().choose(state.view(0), moves)) == "Rb"
+
+
+def test_ismcts_respects_its_budget(scopa: Variant) -> None:
+    state = Game(scopa).new_match(4, log=False)
+    player = IsmctsPlayer(1, iterations=50, seconds=0)
+    move = player.choose(state.view(state.to_move), state.legal_moves())
+    assert move in state.legal_moves()
+    assert player.last_iterations == 50
+    capped = IsmctsPlayer(1, iterations=10**9, seconds=0.05)
+    capped.choose(state.view(state.to_move), state.legal_moves())
+    assert 0 < capped.last_iterations < 10**9
+
+
+def test_make_player_names_options_and_plugins() -> None:
+    assert isinstance(make_player("random"), RandomPlayer)
+    assert isinstance(make_player("greedy"), GreedyPlayer)
+    ismcts = make_player("ismcts:iterations=25:seconds=0")
+    assert isinstance(ismcts, IsmctsPlayer) and ismcts.iterations == 25 and ismcts.seconds == 0
+    assert isinstance(make_player("piglia.players:RandomPlayer", 5), Player)
+    for bad in ["nobody", "ismcts:fast", "ismcts:speed=3", "no.such.module:Player"]:
+        with pytest.raises(piglia.PigliaError):
+            make_player(bad)
+
+
+def test_tournament_duplicate_pairs_and_workers(scopa: Variant) -> None:
+    one = tournament(scopa, ("greedy", "random"), matches=6, seed=2)
+    data = one.as_dict()
+    a, b = data["players"]
+    assert data["matches"] == 6 and a["matches"] == b["matches"] == 6
+    assert a["wins"] + a["draws"] + a["losses"] == 6 and a["wins"] == b["losses"]
+    assert a["ci95"][0] <= a["win_rate"] <= a["ci95"][1]
+    assert set(a["awards_per_deal"]) >= {"cards", "coins"}
+    two = tournament(scopa, ("greedy", "random"), matches=6, seed=2, workers=2)
+    assert two.as_dict() == data
+
+
+def test_four_seats_two_teams_partners_share_a_player() -> None:
+    """B0.1-style partnerships: A plays both seats of one team, B the other's; one deal per match."""
+    variant = piglia.load_variant(str(DATA / "partners4.yaml"))
+    result = tournament(variant, ("greedy", "random"), matches=4, seed=1).as_dict()
+    assert result["seats"] == 4 and result["deals"] == 4
+    a, b = result["players"]
+    assert a["wins"] + a["draws"] + b["wins"] == 4
