@@ -344,7 +344,7 @@ class VariantBuilder:
         for kname in spec["kinds"]:
             if kname not in named:
                 # at the kind, not the priority: the priority may be inherited while the kind is new here
-                tiers_text = ", ".join(" ".join(t) for t in tiers_names)
+                tiers_text = ", ".join(t[0] if len(t) == 1 else f"[{', '.join(t)}]" for t in tiers_names)
                 raise self.fail(
                     ("capture", "kinds", kname),
                     f"capture kind {kname!r} is not in capture.priority ({tiers_text}): add it to a tier",
