@@ -42,6 +42,10 @@ class Reporter(Protocol):
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError: ...
 
+    def newest(self, *paths: Path) -> Path:
+        """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
+        ...
+
 
 class _Failed(Exception):
     """A part could not be built; its error is already recorded."""
@@ -66,12 +70,25 @@ class VariantBuilder:
         self.errors.append(self.where.at(path, message, key=key))
         return _Failed()
 
-    def expr(self, path: Path, text: str, scope: Mapping[str, T], expected: T | tuple[T, ...]) -> Expr:
+    def expr(
+        self,
+        path: Path,
+        text: str,
+        scope: Mapping[str, T],
+        expected: T | tuple[T, ...],
+        *,
+        bare_card: str | None = None,
+    ) -> Expr:
         """Compile the expression at ``path``; on error record it (at the exact column) and raise _Failed."""
         assert self.deck is not None
         try:
             compiled = compile_expr(
-                text, scope=scope, deck=self.deck, expected=expected, known_elsewhere=all_scope_names()
+                text,
+                scope=scope,
+                deck=self.deck,
+                expected=expected,
+                known_elsewhere=all_scope_names(),
+                bare_card=bare_card,
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
@@ -144,7 +161,8 @@ class VariantBuilder:
         all_rank_names = [str(r["name"]) for r in spec["ranks"]]
         for i, r in enumerate(spec.get("remove_ranks", [])):
             if str(r) not in all_rank_names:
-                self.fail(("deck", "remove_ranks", i), f"unknown rank {r!r}{did_you_mean(str(r), all_rank_names)}")
+                hint = did_you_mean(str(r), all_rank_names) or f" (the ranks are {', '.join(all_rank_names)})"
+                self.fail(("deck", "remove_ranks", i), f"unknown rank {r!r}{hint}")
         ranks: list[Rank] = []
         for i, r in enumerate(spec["ranks"]):
             name = str(r["name"])
@@ -169,6 +187,8 @@ class VariantBuilder:
             )
         if not ranks:
             raise self.fail(("deck", "remove_ranks"), "every rank is removed: the deck has no cards")
+        if self.errors:
+            raise _Failed()  # a suit or rank given twice would also make card ids collide: say it once
         ids: dict[str, str] = {}
         for s in suits:
             for r in ranks:
@@ -176,8 +196,6 @@ class VariantBuilder:
                 if cid in ids:
                     raise self.fail(("deck",), f"card id {cid!r} spells both {ids[cid]} and {r.name} of {s.name}")
                 ids[cid] = f"{r.name} of {s.name}"
-        if self.errors:
-            raise _Failed()
         tables = [
             self.build_table(name, values, suits, ranks, removed) for name, values in spec.get("tables", {}).items()
         ]
@@ -268,7 +286,7 @@ class VariantBuilder:
             if spec["hand"] == "all":
                 if (size - table) % n:
                     raise self.fail(
-                        ("deal", "hand"),
+                        self.where.newest(("deal", "hand"), ("deal", "table")),
                         f"{size - table} cards after the table do not split evenly among {n} players",
                     )
                 hand = (size - table) // n
@@ -277,19 +295,19 @@ class VariantBuilder:
             first = table + n * hand
             if first > size:
                 raise self.fail(
-                    ("deal", "hand"),
+                    self.where.newest(("deal", "hand"), ("deal", "table")),
                     f"the deal needs {first} cards ({table} on the table, {hand} to each of {n} players) "
                     f"but the deck has {size}",
                 )
             stock = size - first
             if stock and not refill:
                 raise self.fail(
-                    ("deal",),
+                    self.where.newest(("deal", "refill"), ("deal", "hand"), ("deal", "table")),
                     f"{stock} cards would never be dealt with {n} players: set refill: true or deal more",
                 )
             if refill and stock % (n * hand):
                 raise self.fail(
-                    ("deal", "hand"),
+                    self.where.newest(("deal", "hand"), ("deal", "table"), ("deal", "refill")),
                     f"the stock of {stock} cards cannot be dealt {hand} at a time to {n} players",
                 )
             out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"))
@@ -325,7 +343,13 @@ class VariantBuilder:
                 named.append(kname)
         for kname in spec["kinds"]:
             if kname not in named:
-                raise self.fail(("capture", "priority"), f"capture kind {kname!r} is missing from the priority")
+                # at the kind, not the priority: the priority may be inherited while the kind is new here
+                tiers_text = ", ".join(t[0] if len(t) == 1 else f"[{', '.join(t)}]" for t in tiers_names)
+                raise self.fail(
+                    ("capture", "kinds", kname),
+                    f"capture kind {kname!r} is not in capture.priority ({tiers_text}): add it to a tier",
+                    key=True,
+                )
         if failed:
             raise _Failed()
         tiers = tuple(tuple(kinds[k] for k in tier) for tier in tiers_names)
@@ -341,10 +365,11 @@ class VariantBuilder:
         target: tuple[int, ...] | None = None
         try:
             if "played" in kspec:
-                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL)
+                # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
+                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
                 played_ok = tuple(bool(f(CardEnv(c, c))) for c in range(n))
             if "cards" in kspec:
-                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL)
+                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
                 takes = tuple(tuple(bool(g(CardEnv(c, p))) for c in range(n)) for p in range(n))
             if "target" in kspec:
                 t = self.points((*path, "target"), kspec["target"], PLAYED_SCOPE)

@@ -94,8 +94,14 @@ class _Replay:
         if variant is None:
             try:
                 variant = load_variant(str(name), relative_to=self.base_dir)
-            except (SpecError, SpecErrors) as exc:
-                raise self.stop(line, f"cannot load variant {name!r}: {str(exc).splitlines()[0]}") from None
+            except SpecErrors as exc:
+                raise self.stop(line, f"variant {name!r} has errors: {exc.errors[0].format()}") from None
+            except SpecError as exc:
+                raise self.stop(
+                    line, f"the record is of variant {name!r}: {exc.message}; pass its rule file: --variant FILE"
+                ) from None
+        elif name != variant.name:
+            raise self.stop(line, f"the record is of variant {name!r}, not {variant.name!r}")
         if event.get("spec_sha256") != variant.sha256:
             raise self.stop(
                 line,
@@ -113,8 +119,21 @@ class _Replay:
         if event.get("teams") != [list(t) for t in game.players.teams]:
             raise self.stop(line, f"teams {event.get('teams')} do not match the variant's {list(game.players.teams)}")
         expected_cards = game.header(seed)["cards"]
-        if event.get("cards") != expected_cards:
-            raise self.stop(line, "the cards listed do not match the variant's deck")
+        listed = event.get("cards")
+        if listed != expected_cards:
+            if not isinstance(listed, dict):
+                raise self.stop(line, "cards: expected a mapping from card id to its rank and suit")
+            extra = [c for c in listed if c not in expected_cards]
+            absent = [c for c in expected_cards if c not in listed]
+            wrong = [c for c in listed if c in expected_cards and listed[c] != expected_cards[c]]
+            detail = (
+                f"card {extra[0]!r} is not in the variant's deck"
+                if extra
+                else f"card {absent[0]!r} of the variant's deck is missing"
+                if absent
+                else f"card {wrong[0]!r} is the {_card_words(expected_cards[wrong[0]])}"
+            )
+            raise self.stop(line, f"the cards listed do not match the variant's deck: {detail}")
         self.state = game.new_match(seed, auto_deal=False)
         self.logged = len(self.state.events or [])
 
@@ -154,6 +173,7 @@ class _Replay:
 
     def check_deal_number(self, line: int, event: Event) -> None:
         assert self.state is not None
+        self.field(line, event, "deal")
         if event.get("deal") != self.state.deal_no:
             raise self.stop(line, f"deal number {event.get('deal')!r}, expected {self.state.deal_no}")
 
@@ -228,9 +248,13 @@ class _Replay:
         if state.needs_deal or state.needs_refill:
             raise self.stop(line, "a play before the cards were dealt")
         self.check_deal_number(line, event)
-        if event.get("player") != state.to_move:
-            raise self.stop(line, f"seat {event.get('player')!r} plays, but it is seat {state.to_move}'s turn")
-        card = self.cards(line, [self.field(line, event, "card")], "card")[0]
+        player = self.field(line, event, "player")
+        if player != state.to_move:
+            raise self.stop(line, f"seat {player!r} plays, but it is seat {state.to_move}'s turn")
+        card_id = self.field(line, event, "card")
+        if not isinstance(card_id, str):
+            raise self.stop(line, f"card: expected a card id, got {card_id!r}")
+        card = self.cards(line, [card_id], "card")[0]
         captured = tuple(sorted(self.cards(line, self.field(line, event, "captured"), "captured")))
         raw = (card, captured)
         if raw not in state.raw_moves():
@@ -248,6 +272,9 @@ class _Replay:
     def compare_bonuses(self, line: int, recorded: Any, expected: list[dict[str, Any]]) -> None:
         if not isinstance(recorded, list):
             self.err(line, "bonuses: expected a list")
+            return
+        if not all(isinstance(b, dict) and set(b) == {"name", "points"} for b in recorded):
+            self.err(line, 'bonuses: each entry is {"name": ..., "points": ...}')
             return
         rec = {b.get("name"): b.get("points") for b in recorded if isinstance(b, dict)}
         exp = {b["name"]: b["points"] for b in expected}
@@ -274,6 +301,8 @@ class _Replay:
         rec_awards = event.get("awards")
         if not isinstance(rec_awards, list):
             self.err(line, "awards: expected a list")
+        elif not all(isinstance(a, dict) and set(a) == {"name", "team", "points"} for a in rec_awards):
+            self.err(line, 'awards: each entry is {"name": ..., "team": ..., "points": ...}')
         else:
             rec = _award_table(rec_awards)
             exp = _award_table(expected["awards"])
@@ -296,6 +325,10 @@ class _Replay:
             return
         if self.pending or not state.over:
             self.err(self.last_line, "the record ends before the match is over (is it cut short?)")
+
+
+def _card_words(entry: dict[str, str]) -> str:
+    return f"{entry['rank']} of {entry['suit']}"
 
 
 def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, Any]]]:

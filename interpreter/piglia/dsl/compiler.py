@@ -250,13 +250,13 @@ class _Ctx:
     """What names mean at one point of the expression."""
 
     local: Mapping[str, tuple[int, T]] = field(default_factory=dict)  # comprehension variables: slot, type
-    card: int | None = None  # slot of the card that bare `suit`, `rank`... refer to, inside a `where`
+    card: Code | None = None  # the card that bare `suit`, `rank`... refer to: a `where`'s, or a filter's
 
     def bind(self, name: str, slot: int, t: T) -> _Ctx:
         return _Ctx({**self.local, name: (slot, t)}, self.card)
 
-    def with_card(self, slot: int) -> _Ctx:
-        return _Ctx(self.local, slot)
+    def with_card(self, card: Code) -> _Ctx:
+        return _Ctx(self.local, card)
 
 
 @dataclass(frozen=True)
@@ -306,6 +306,14 @@ def _props(deck: Deck) -> dict[str, _Prop]:
             (*(norm(s.props.get(name)) for s in deck.suits), sentinel) if name in suit_names else None,
         )
     return props
+
+
+def _hint(word: str, names: list[str], what: str) -> str:
+    """A close name if there is one, else the whole (short) list: `8` is close to no rank of a 40-card deck."""
+    close = did_you_mean(word, names)
+    if close or len(names) > 20:
+        return close
+    return f" (the {what} are {', '.join(names)})"
 
 
 class _Compiler:
@@ -470,7 +478,7 @@ class _Compiler:
             self.names.add(ident)
             return _env(self.scope[ident], operator.attrgetter(ident), 1, path=ident)
         if ctx.card is not None and (ident in _CARD_ATTRS or ident in self.props):
-            return self.attribute(self.idents[ctx.card], node)
+            return self.attribute(ctx.card, node)
         if ident == "suits":
             return _const(T.SUITS, tuple(range(len(deck.suits))))
         if ident == "ranks":
@@ -489,9 +497,15 @@ class _Compiler:
         ident = node.id
         where = {"offset": node.offset, "length": node.length}
         if ident[:1].isdigit():
-            return DslNameError(f"unknown card {ident!r}{did_you_mean(ident, self.deck.by_id)}", **where)
+            hint = did_you_mean(ident, self.deck.by_id) or (
+                f" (a card id is a rank id then a suit id, such as {self.deck.cards[0].id!r})"
+                if self.deck.cards
+                else ""
+            )
+            return DslNameError(f"unknown card {ident!r}{hint}", **where)
         if ident in self.known_elsewhere:
-            return DslNameError(f"{ident!r} is not available here", **where)
+            sees = ", ".join(self.scope) or "no variables"
+            return DslNameError(f"{ident!r} is not available here (this expression sees {sees})", **where)
         if ident in self.deck.tables:
             return DslNameError(f"{ident!r} is a table: look a value up with {ident}[...]", **where)
         if ident in FUNCTIONS:
@@ -516,7 +530,7 @@ class _Compiler:
         rank = deck.rank_by_name.get(word) or next((r for r in deck.ranks if r.id == word), None)
         if rank is None:
             names = [r.name for r in deck.ranks]
-            raise DslNameError(f"unknown rank {word!r}{did_you_mean(word, names)}", node.offset, length=node.length)
+            raise DslNameError(f"unknown rank {word!r}{_hint(word, names, 'ranks')}", node.offset, length=node.length)
         return _const(T.RANK, rank.index)
 
     def coerce(self, node: Expr, code: Code, want: T) -> Code:
@@ -534,7 +548,7 @@ class _Compiler:
         if suit is None:
             names = [s.name for s in deck.suits]
             raise DslNameError(
-                f"unknown suit {word!r}{did_you_mean(word, names)}", node.suit.offset, length=node.suit.length
+                f"unknown suit {word!r}{_hint(word, names, 'suits')}", node.suit.offset, length=node.suit.length
             )
         return _const(T.CARD, suit.index * len(deck.ranks) + rank)
 
@@ -732,7 +746,7 @@ class _Compiler:
         coll = self.expr(node.coll, ctx)
         self.need(coll, node.coll, T.CARDS, "'where'")
         slot = self.new_slot(T.CARD)
-        cond = self.expr(node.cond, ctx.with_card(slot))
+        cond = self.expr(node.cond, ctx.with_card(self.idents[slot]))
         self.need(cond, node.cond, T.BOOL, "'where'")
         return _Loop(coll, slot, cond, self.idents[slot], node.coll)
 
@@ -750,7 +764,7 @@ class _Compiler:
         inner = ctx.bind(node.var.id, slot, element_type)
         cond = None
         if node.cond is not None:
-            cond_ctx = inner.with_card(slot) if element_type is T.CARD else inner
+            cond_ctx = inner.with_card(self.idents[slot]) if element_type is T.CARD else inner
             cond = self.expr(node.cond, cond_ctx)
             self.need(cond, node.cond, T.BOOL, "'where'")
         return _Loop(coll, slot, cond, self.expr(node.element, inner), node.element)
@@ -994,15 +1008,17 @@ def compile_expr(
     deck: Deck,
     expected: T | tuple[T, ...],
     known_elsewhere: Collection[str] = (),
+    bare_card: str | None = None,
 ) -> Compiled:
     """Parse, type-check and compile ``text`` into a :class:`Compiled`.
 
     ``scope`` maps the variables the expression may read to their types; ``known_elsewhere`` names the
     variables of other scopes, for the message "'x' is not available here". The result's type must be
     ``expected`` (or one of them). Raises :class:`DslSyntaxError`, :class:`DslNameError` or
-    :class:`DslTypeError`, each with the offset of the problem in ``text``.
+    :class:`DslTypeError`, each with the offset of the problem in ``text``. ``bare_card`` names a card variable
+    of ``scope`` whose attributes may be written bare, as inside a ``where`` (a capture filter's ``not court``).
     """
-    return _compile(text, scope, deck, expected, known_elsewhere, fold=True)
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=True, bare_card=bare_card)
 
 
 def compile_reference(
@@ -1012,13 +1028,14 @@ def compile_reference(
     deck: Deck,
     expected: T | tuple[T, ...],
     known_elsewhere: Collection[str] = (),
+    bare_card: str | None = None,
 ) -> Compiled:
     """Like :func:`compile_expr`, without constant folding, tables or fast loops.
 
     Every node runs as a plain closure, so this is slow; tests compare it with :func:`compile_expr` to
     check that the optimisations do not change any value.
     """
-    return _compile(text, scope, deck, expected, known_elsewhere, fold=False)
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=False, bare_card=bare_card)
 
 
 def _compile(
@@ -1029,10 +1046,16 @@ def _compile(
     known_elsewhere: Collection[str],
     *,
     fold: bool,
+    bare_card: str | None = None,
 ) -> Compiled:
     ast = parse(text)
     compiler = _Compiler(scope, deck, known_elsewhere, fold=fold)
-    code = compiler.expr(ast, _Ctx())
+    ctx = _Ctx()
+    if bare_card is not None:
+        assert scope.get(bare_card) is T.CARD, bare_card
+        compiler.names.add(bare_card)
+        ctx = ctx.with_card(_env(T.CARD, operator.attrgetter(bare_card), 1, path=bare_card))
+    code = compiler.expr(ast, ctx)
     wanted = (expected,) if isinstance(expected, T) else tuple(expected)
     if code.type not in wanted and T.RANK in wanted:
         code = compiler.coerce(ast, code, T.RANK)
