@@ -105,6 +105,15 @@ class Words:
             return str(text)
         return self._run(text, scope, subject, self.value)
 
+    def phrase(self, text: str, scope: Mapping[str, T]) -> str:
+        """Any expression: a clause when it is a condition, a noun phrase otherwise."""
+
+        def either(node: Expr, ctx: _Ctx) -> str:
+            is_bool = self.typeof(node, ctx) is T.BOOL
+            return self.clause(node, ctx) if is_bool else self.value(node, ctx)
+
+        return self._run(text, scope, False, either)
+
     def card_filter(self, text: str, scope: Mapping[str, T]) -> str:
         """A condition on one card as modifiers of the word "cards": "that are not courts", "of suit coins"."""
         return self._run(text, scope, True, lambda node, ctx: self.mods_text(self.mods(node, ctx, None)))
