@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ typecheck: $(VENV)/.installed-dev
 
 pytest: $(VENV)/.installed-dev
 	$(BIN)/pytest
+
+## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
+docs: $(VENV)/.installed
+	$(BIN)/python -c "from piglia.rulespage import write_docs; write_docs('docs/variants')"
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py

@@ -48,12 +48,24 @@ def words(scopa: Variant) -> Words:
             "the previous play left its card on the table and the card of the previous play is one of "
             "the cards taken by the play",
         ),
-        (BONUS_SCOPE, "played not in table_before", "the played card is not one of the cards on the table before the play"),
+        (
+            BONUS_SCOPE,
+            "played not in table_before",
+            "the played card is not one of the cards on the table before the play",
+        ),
         # collections compared as sets
-        (BONUS_SCOPE, "captured == table_before", "the cards taken by the play are exactly the cards on the table before the play"),
+        (
+            BONUS_SCOPE,
+            "captured == table_before",
+            "the cards taken by the play are exactly the cards on the table before the play",
+        ),
         # Where with a suit, a rank compared with an IntLit, Name of a card id and CardOf
         (AWARD_SCOPE, "count(pile where suit == coins)", "the number of cards of suit coins in the pile"),
-        (AWARD_SCOPE, "count(pile where rank == 7 and not court)", "the number of cards of rank 7 and that are not courts in the pile"),
+        (
+            AWARD_SCOPE,
+            "count(pile where rank == 7 and not court)",
+            "the number of cards of rank 7 and that are not courts in the pile",
+        ),
         (BONUS_SCOPE, "played == 7d", "the played card is 7 of coins"),
         (BONUS_SCOPE, "played == re of swords", "the played card is re of swords"),
         # Lookup, Comprehension, sum/max over a comprehension, loop variables
@@ -67,14 +79,26 @@ def words(scopa: Variant) -> Words:
             "all(any(c.suit == s for c in pile) for s in suits)",
             "for every suit, there is at least one card of that suit in the pile",
         ),
-        (BONUS_SCOPE, "all(c.suit == played.suit for c in captured)", "for every card taken by the play, the suit of that card is the suit of the played card"),
+        (
+            BONUS_SCOPE,
+            "all(c.suit == played.suit for c in captured)",
+            "for every card taken by the play, the suit of that card is the suit of the played card",
+        ),
         (AWARD_SCOPE, "count(c.court for c in pile)", "the number of cards that are courts in the pile"),
         (AWARD_SCOPE, "sum(pile)", "the total value of the cards in the pile"),
-        (AWARD_SCOPE, "count(distinct(c.suit for c in pile))", "the number of different suits among the cards in the pile"),
+        (
+            AWARD_SCOPE,
+            "count(distinct(c.suit for c in pile))",
+            "the number of different suits among the cards in the pile",
+        ),
         # Binary (every operator), Unary minus, IfElse, max of values, run, StrLit
         (BONUS_SCOPE, "count(captured) + 1", "the number of cards taken by the play plus 1"),
         (BONUS_SCOPE, "(deal - 1) * 2", "(the deal number minus 1) times 2"),
-        (BONUS_SCOPE, "deal / 2 + deal % 2", "(the deal number divided by 2 (rounded down)) plus (the remainder of the deal number divided by 2)"),
+        (
+            BONUS_SCOPE,
+            "deal / 2 + deal % 2",
+            "(the deal number divided by 2 (rounded down)) plus (the remainder of the deal number divided by 2)",
+        ),
         (BONUS_SCOPE, "-deal", "minus the deal number"),
         (BONUS_SCOPE, "3 if last_play else 1", "3 if this is the last play of the deal, otherwise 1"),
         (BONUS_SCOPE, "max(deal, 2)", "the larger of the deal number and 2"),
@@ -111,7 +135,9 @@ def test_unphrasable_shapes_fall_back_to_code(words: Words) -> None:
     got = words.condition(text, BONUS_SCOPE)
     assert got == "the number of cards among `pile if last_play else captured` is at least 2"
     # a comparison of plays (not valid DSL for the compiler, but the renderer still never invents words)
-    assert words.condition("distinct(pile) < distinct(captured)", BONUS_SCOPE) == "`distinct(pile) < distinct(captured)`"
+    assert (
+        words.condition("distinct(pile) < distinct(captured)", BONUS_SCOPE) == "`distinct(pile) < distinct(captured)`"
+    )
 
 
 def test_a_scope_name_missing_from_the_catalog_is_shown_as_code(scopa: Variant) -> None:

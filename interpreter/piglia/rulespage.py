@@ -10,6 +10,7 @@ Every word comes from a message catalog (:mod:`piglia.locales`).
 from __future__ import annotations
 
 import html
+import itertools
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -212,9 +213,7 @@ class _Page:
                 self.bullet(m("players.individual", n=count))
             else:
                 teams = [self.words.join([str(s + 1) for s in team]) for team in p.teams]
-                opposite = all(
-                    len(t) == 2 and t[1] - t[0] == count // 2 and count == 2 * len(p.teams) for t in p.teams
-                )
+                opposite = all(len(t) == 2 and t[1] - t[0] == count // 2 and count == 2 * len(p.teams) for t in p.teams)
                 layout = m("players.opposite") if opposite else ""
                 self.bullet(
                     m("players.teams", n=count, k=len(p.teams), teams="; ".join(m("seats", s=t) for t in teams))
@@ -228,7 +227,9 @@ class _Page:
         self.bullet(m("players.first_random") if first == "random" else m("players.first_seat", seat=int(first) + 1))
         rotation = spec.get("rotation", "next")
         if rotation == "next":
-            self.bullet(m("players.rotation_next") + (" " + m("players.rotation_two") if 2 in self.v.player_counts else ""))
+            self.bullet(
+                m("players.rotation_next") + (" " + m("players.rotation_two") if 2 in self.v.player_counts else "")
+            )
         else:
             self.bullet(m("players.rotation_same"))
         if spec.get("lead", "after_dealer") == "after_dealer":
@@ -306,7 +307,7 @@ class _Page:
                 self.say(f"{marker} **{kind.name}**: {self.kind_text(kind.name, spec['kinds'][kind.name])}")
         self.say("")
         if not free:
-            for earlier, later in zip(tiers, tiers[1:], strict=False):
+            for earlier, later in itertools.pairwise(tiers):
                 self.bullet(
                     m(
                         "turn.priority",

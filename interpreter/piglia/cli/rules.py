@@ -37,7 +37,7 @@ def register(sub: Any) -> None:
         description="Print the rules of a variant in plain words, generated from its rule file: players, "
         "cards, the deal, a turn with a worked example computed by the engine, bonuses, awards, the end. "
         "Markdown by default; --format html gives one self-contained page readable on a phone.",
-        epilog="examples:\n  piglia rules scopa\n  piglia rules my-game.yaml --lang it --format html -o rules.html",
+        epilog="examples:\n  piglia rules my-game.yaml\n  piglia rules my-game.yaml --lang it --format html -o r.html",
         formatter_class=HELP_FORMAT,
     )
     r.add_argument("variant", metavar="VARIANT", help="a built-in name or a rule file")

@@ -47,6 +47,7 @@ Messages = Callable[..., str]
 class MissingMessage(LookupError):
     """The catalog has no text for a key (say, a scope variable added after the catalog was written)."""
 
+
 _CARD_ATTRS = {"suit": T.SUIT, "rank": T.RANK, "value": T.INT, "court": T.BOOL}
 _PLAY_ATTRS = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "in": "in", "not in": "not_in"}
@@ -372,12 +373,12 @@ class Words:
             if obj_t is T.PLAY and attr in ("card", "player"):
                 return m(f"attr.play_{attr}", play=self.guard(self.value, node.obj, ctx))
             if obj_t in (T.CARD, T.RANK, T.SUIT) and attr != "court":
-                key = f"attr.{attr}" if attr in _CARD_ATTRS else "attr.prop"
-                return m(key, x=self.guard(self.value, node.obj, ctx), prop=attr)
+                msg_key = f"attr.{attr}" if attr in _CARD_ATTRS else "attr.prop"
+                return m(msg_key, x=self.guard(self.value, node.obj, ctx), prop=attr)
             raise _Unphrasable
         if isinstance(node, Lookup):
             key = node.key
-            # primiera[c.rank] is "the primiera value of that card": the rank is how the table is read.
+            # points[c.rank] is "the points value of that card": the rank is how the table is read.
             if isinstance(key, Attr) and key.name.id in ("rank", "suit") and self.typeof(key.obj, ctx) is T.CARD:
                 key = key.obj
             return m("lookup", table=node.table.id, key=self.guard(self.value, key, ctx))
@@ -464,7 +465,7 @@ class Words:
         raise _Unphrasable
 
     def card_property(self, node: Expr, var: str, ctx: _Ctx) -> str | None:
-        """``primiera[c.rank]`` or ``c.value`` as a property of the loop card ("primiera value"), else None."""
+        """``points[c.rank]`` or ``c.value`` as a property of the loop card ("points value"), else None."""
         if isinstance(node, Name) and node.id == var:
             return self.msg("prop.value")
         if isinstance(node, Attr) and isinstance(node.obj, Name) and node.obj.id == var and node.name.id == "value":
@@ -558,9 +559,9 @@ class Words:
         if isinstance(node, BoolOp):
             if node.op == "and":
                 return (*self.mods(node.left, ctx, var), *self.mods(node.right, ctx, var))
-            left = self.mods_text(self.mods(node.left, ctx, var)).strip()
-            right = self.mods_text(self.mods(node.right, ctx, var)).strip()
-            return (m("mod.or", a=left, b=right),)
+            either = self.mods_text(self.mods(node.left, ctx, var)).strip()
+            other = self.mods_text(self.mods(node.right, ctx, var)).strip()
+            return (m("mod.or", a=either, b=other),)
         attr = self.subject_attr(node, ctx, var)
         if attr == "court":
             return (m("mod.court"),)
