@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ typecheck: $(VENV)/.installed-dev
 
 pytest: $(VENV)/.installed-dev
 	$(BIN)/pytest
+
+## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
+docs: $(VENV)/.installed
+	$(BIN)/python -c "from piglia.rulespage import write_docs; write_docs('docs/variants')"
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py
