@@ -21,7 +21,7 @@ __all__ = ["Catalog", "languages", "load_catalog"]
 
 @dataclass(frozen=True)
 class Catalog:
-    """The messages of one language; call it with a key and fields: ``msg("card", rank="7", suit="coins")``."""
+    """The messages of one language; call it with a key and fields: ``msg("card", rank="7", suit="hearts")``."""
 
     lang: str
     messages: dict[str, str]
@@ -49,8 +49,8 @@ def languages() -> list[str]:
 def load_catalog(lang: str) -> Catalog:
     """The catalog of ``lang``; :class:`PigliaError` naming the languages there are when there is none.
 
-    >>> load_catalog("en")("card", rank="7", suit="coins")
-    '7 of coins'
+    >>> load_catalog("en")("card", rank="7", suit="hearts")
+    '7 of hearts'
     """
     if lang not in languages():
         raise PigliaError(f"no catalog for language {lang!r}; there are: {', '.join(languages())}")
