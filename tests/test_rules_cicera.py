@@ -6,6 +6,7 @@ Four seats in the order of play; teams 0 (seats 0, 2) and 1 (seats 1, 3).
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -224,7 +225,7 @@ def test_BT_1_the_deal_passes_in_the_order_of_play(trad: Variant) -> None:
     events = play_random_match(Game(trad), 7)
     dealers = [e["dealer"] for e in events if e["event"] == "deal"]
     assert len(dealers) > 1
-    assert all(b == (a + 1) % 4 for a, b in zip(dealers, dealers[1:], strict=False))
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(dealers))
 
 
 def test_BT_2_all_thirteen_swords_win_at_once(trad: Variant) -> None:

@@ -42,7 +42,7 @@ def test_G1_4_three_or_more_kings_redeal(gr: Variant) -> None:
     state = Game(gr).new_match(seed=0, auto_deal=False)
     ids = [gr.deck.parse_card(c).index for c in ("Rd", "Rc", "Rs", "4b")]
     assert state.is_misdeal(ids)
-    assert not state.is_misdeal(ids[:2] + [gr.deck.parse_card("4s").index])
+    assert not state.is_misdeal([*ids[:2], gr.deck.parse_card("4s").index])
 
 
 def test_G1_5_the_player_after_the_dealer_leads(gr: Variant) -> None:

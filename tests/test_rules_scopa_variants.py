@@ -53,7 +53,12 @@ def test_F3_an_asso_on_an_empty_table_is_placed(assi: Variant) -> None:
 
 @pytest.mark.parametrize(
     ("coins", "points"),
-    [(["A", "2", "3"], 3), (["A", "2", "3", "4", "5"], 5), (["A", "2", "4"], 0), (["A", "2", "3", "4", "5", "6", "7", "F", "C", "R"], 10)],  # fmt: skip
+    [
+        (["A", "2", "3"], 3),
+        (["A", "2", "3", "4", "5"], 5),
+        (["A", "2", "4"], 0),
+        (["A", "2", "3", "4", "5", "6", "7", "F", "C", "R"], 10),
+    ],
 )
 def test_F3_F7_napola(assi: Variant, coins: list[str], points: int) -> None:
     awards = award_entries(assi, [[r + "d" for r in coins], ["Ac"]])

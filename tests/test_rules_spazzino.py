@@ -72,7 +72,7 @@ def test_F8_cards_and_swords_ties_give_one_each(sp: Variant) -> None:
     awards = award_entries(sp, [coins_cups, swords_clubs])  # 20-20; swords 0-10
     assert awards["cards"] == [(0, 1), (1, 1)]
     assert awards["swords"] == [(1, 2)]
-    awards = award_entries(sp, [half + ["Ad"], other_half])  # 6-5 cards; swords 5-5
+    awards = award_entries(sp, [[*half, "Ad"], other_half])  # 6-5 cards; swords 5-5
     assert awards["cards"] == [(0, 2)]
     assert awards["swords"] == [(0, 1), (1, 1)]
 
