@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
 .PHONY: run test lint typecheck pytest bench clean
 
@@ -25,8 +26,8 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-dev lint typecheck pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check interpreter tests benchmarks
-	$(BIN)/ruff format --check interpreter tests benchmarks
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

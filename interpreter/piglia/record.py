@@ -48,6 +48,7 @@ class _Replay:
 
     file: str
     variant_override: Variant | None
+    base_dir: Path | None = None  # where to look for a variant file named in the header, beside the record
     errors: list[RecordError] = field(default_factory=list)
     state: State | None = None
     pending: list[Event] = field(default_factory=list)
@@ -92,7 +93,7 @@ class _Replay:
         variant = self.variant_override
         if variant is None:
             try:
-                variant = load_variant(str(name))
+                variant = load_variant(str(name), relative_to=self.base_dir)
             except (SpecError, SpecErrors) as exc:
                 raise self.stop(line, f"cannot load variant {name!r}: {str(exc).splitlines()[0]}") from None
         if event.get("spec_sha256") != variant.sha256:
@@ -343,9 +344,13 @@ def _records(lines: Iterable[str], file: str) -> Iterator[tuple[int, Event | Rec
 
 
 def verify_lines(
-    lines: Iterable[str], file: str = "<record>", *, variant: Variant | None = None
+    lines: Iterable[str], file: str = "<record>", *, variant: Variant | None = None, base_dir: Path | None = None
 ) -> tuple[int, list[RecordError]]:
-    """Replay every record in ``lines``; return (records checked, discrepancies)."""
+    """Replay every record in ``lines``; return (records checked, discrepancies).
+
+    The variant named in a header is loaded from ``variant`` when given, else from ``NAME.yaml`` in
+    ``base_dir`` (the record's folder), else from the built-in variants.
+    """
     errors: list[RecordError] = []
     replay: _Replay | None = None
     count = 0
@@ -361,13 +366,13 @@ def verify_lines(
                 errors.extend(replay.errors)
             elif replay is not None:
                 errors.extend(replay.errors)
-            replay = _Replay(file, variant)
+            replay = _Replay(file, variant, base_dir)
             count += 1
             skipping = False
         if skipping:
             continue
         if replay is None:
-            replay = _Replay(file, variant)
+            replay = _Replay(file, variant, base_dir)
             count += 1
         try:
             replay.event(line, item)
@@ -391,7 +396,7 @@ def verify_file(path: str | os.PathLike[str], *, variant: Variant | None = None)
         if p.stat().st_size > MAX_RECORD_BYTES:
             return 0, [RecordError("the file is too large for a record", file=name, line=1)]
         with p.open(encoding="utf-8") as fh:
-            return verify_lines(fh, name, variant=variant)
+            return verify_lines(fh, name, variant=variant, base_dir=p.resolve().parent)
     except UnicodeDecodeError:
         return 0, [RecordError("the file is not UTF-8 text", file=name, line=1)]
     except OSError as exc:

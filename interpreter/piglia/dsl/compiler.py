@@ -57,7 +57,7 @@ from piglia.dsl.nodes import (
 from piglia.dsl.parser import parse
 from piglia.errors import DslError, DslNameError, DslTypeError, did_you_mean
 
-__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr"]
+__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr", "compile_reference"]
 
 Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
 EnvFn = Callable[[Any], Any]  # env -> value
@@ -311,7 +311,10 @@ def _props(deck: Deck) -> dict[str, _Prop]:
 class _Compiler:
     """Compiles one expression; holds the deck's arrays (with sentinels) and the variables allocated."""
 
-    def __init__(self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str]) -> None:
+    def __init__(
+        self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str], *, fold: bool = True
+    ) -> None:
+        self.fold = fold  # False: no constants, tables or fast loops (the reference for tests)
         self.scope = scope
         self.deck = deck
         self.known_elsewhere = known_elsewhere
@@ -335,7 +338,10 @@ class _Compiler:
         slot = len(self.domains)
         domain = (*range(self.sizes[t]), -1)
         self.domains.append(domain)
-        self.idents.append(_tab(t, slot, domain))
+        if self.fold:
+            self.idents.append(_tab(t, slot, domain))
+        else:
+            self.idents.append(_gen(t, lambda e, fr: fr[slot], frozenset((slot,)), False, 1))
         return slot
 
     def frame(self) -> list[int]:
@@ -343,10 +349,10 @@ class _Compiler:
 
     def lift(self, t: T, f: Callable[..., Any], args: Sequence[Code], cost: int = 1) -> Code:
         """The code for ``f(*args)`` (f pure), folded as far as the arguments allow."""
-        if all(a.kind is Kind.CONST for a in args):
+        if self.fold and all(a.kind is Kind.CONST for a in args):
             return _const(t, f(*[a.value for a in args]))
         slots = {a.slot for a in args if a.kind is Kind.TAB}
-        if len(slots) == 1 and all(a.kind in (Kind.CONST, Kind.TAB) for a in args):
+        if self.fold and len(slots) == 1 and all(a.kind in (Kind.CONST, Kind.TAB) for a in args):
             (slot,) = slots
             n = len(self.domains[slot])
             columns = [a.table if a.kind is Kind.TAB else (a.value,) * n for a in args]
@@ -359,7 +365,7 @@ class _Compiler:
 
     def settle(self, code: Code) -> Code:
         """Fold a general code that does not read the environment into a constant or a table."""
-        if code.kind is not Kind.GEN or code.env or len(code.deps) > 1:
+        if not self.fold or code.kind is not Kind.GEN or code.env or len(code.deps) > 1:
             return code
         if not code.deps:
             if code.cost > _FOLD_BUDGET:
@@ -676,11 +682,11 @@ class _Compiler:
         """``left and right`` (or ``or``), short-circuit: the right side runs only when it decides."""
         # Every expression is pure, so a constant on either side decides or drops out.
         for known, other in ((left, right), (right, left)):
-            if known.kind is Kind.CONST:
+            if self.fold and known.kind is Kind.CONST:
                 if known.value == is_and:  # `true and x`, `false or x`
                     return other
                 return _const(T.BOOL, not is_and)
-        if left.kind is Kind.TAB and right.kind is Kind.TAB and left.slot == right.slot:
+        if self.fold and left.kind is Kind.TAB and right.kind is Kind.TAB and left.slot == right.slot:
             return self.lift(T.BOOL, (lambda a, b: a and b) if is_and else (lambda a, b: a or b), [left, right])
         cost = left.cost + right.cost + 1
         if not left.deps and not right.deps:
@@ -694,7 +700,7 @@ class _Compiler:
     def if_else(self, node: IfElse, ctx: _Ctx) -> Code:
         """``body if test else orelse``; only the chosen branch runs."""
         test = self.expr(node.test, ctx)
-        self.need(test, node.test, T.BOOL, "the condition of 'if'")
+        self.need(test, node.test, T.BOOL, "'if'")
         body, orelse = self.expr(node.body, ctx), self.expr(node.orelse, ctx)
         body = self.coerce(node.body, body, orelse.type)
         orelse = self.coerce(node.orelse, orelse, body.type)
@@ -705,10 +711,10 @@ class _Compiler:
                 length=node.length,
             )
         t = body.type
-        if test.kind is Kind.CONST:
+        if self.fold and test.kind is Kind.CONST:
             return body if test.value else orelse
         parts = (test, body, orelse)
-        if all(p.kind in (Kind.CONST, Kind.TAB) for p in parts):
+        if self.fold and all(p.kind in (Kind.CONST, Kind.TAB) for p in parts):
             return self.lift(t, lambda c, a, b: a if c else b, parts)
         cost = test.cost + max(body.cost, orelse.cost) + 1
         if not (test.deps or body.deps or orelse.deps):
@@ -856,7 +862,7 @@ class _Compiler:
         slot, coll = loop.slot, loop.coll
         size = len(self.domains[slot])
         finish = _FINISH[agg]
-        if cond is not None and cond.kind is Kind.CONST:
+        if self.fold and cond is not None and cond.kind is Kind.CONST:
             if not cond.value:
                 return _const(rt, finish([]))  # nothing passes, whatever the collection
             cond = None
@@ -864,14 +870,14 @@ class _Compiler:
         def on_slot(code: Code | None) -> bool:
             return code is None or code.kind is Kind.CONST or (code.kind is Kind.TAB and code.slot == slot)
 
-        if on_slot(cond) and on_slot(elem):
+        if self.fold and on_slot(cond) and on_slot(elem):
             mask = None if cond is None else cond.table
             values = None if elem is None else (elem.table if elem.kind is Kind.TAB else (elem.value,) * size)
             return self.lift(rt, _fast(agg, mask, values), [coll], cost=size)
 
         inner = [p for p in (cond, elem) if p is not None]
         outer = frozenset().union(*(p.deps for p in inner)) - {slot}
-        if len(outer) == 1 and not any(p.env for p in inner):
+        if self.fold and len(outer) == 1 and not any(p.env for p in inner):
             # The condition or element also reads one enclosing variable (`c.suit == s`): build the
             # fast form once per value of that variable, and pick it at run time.
             (other,) = outer
@@ -893,7 +899,7 @@ class _Compiler:
         run = _general(finish, slot, coll.fn, None if cond is None else cond.fn, None if elem is None else elem.fn)
         if deps:
             return self.settle(_gen(rt, run, deps, env, cost))
-        if not env and cost <= _FOLD_BUDGET:
+        if self.fold and not env and cost <= _FOLD_BUDGET:
             return _const(rt, run(None, self.frame()))
         # The outermost loop of a nest owns the frame its variables live in.
         return _env(rt, _with_frame(run, len(self.domains)), cost)
@@ -938,7 +944,7 @@ def _general(finish: Callable[[list[Any]], Any], slot: int, coll: Fn, cond: Fn |
             return finish(out)
 
         return run_both
-    return lambda e, fr: finish(list(coll(e, fr)))  # pragma: no cover - such loops take the fast path
+    return lambda e, fr: finish(list(coll(e, fr)))
 
 
 def _fast(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] | None) -> Callable[[Any], Any]:
@@ -996,8 +1002,36 @@ def compile_expr(
     ``expected`` (or one of them). Raises :class:`DslSyntaxError`, :class:`DslNameError` or
     :class:`DslTypeError`, each with the offset of the problem in ``text``.
     """
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=True)
+
+
+def compile_reference(
+    text: str,
+    *,
+    scope: Mapping[str, T],
+    deck: Deck,
+    expected: T | tuple[T, ...],
+    known_elsewhere: Collection[str] = (),
+) -> Compiled:
+    """Like :func:`compile_expr`, without constant folding, tables or fast loops.
+
+    Every node runs as a plain closure, so this is slow; tests compare it with :func:`compile_expr` to
+    check that the optimisations do not change any value.
+    """
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=False)
+
+
+def _compile(
+    text: str,
+    scope: Mapping[str, T],
+    deck: Deck,
+    expected: T | tuple[T, ...],
+    known_elsewhere: Collection[str],
+    *,
+    fold: bool,
+) -> Compiled:
     ast = parse(text)
-    compiler = _Compiler(scope, deck, known_elsewhere)
+    compiler = _Compiler(scope, deck, known_elsewhere, fold=fold)
     code = compiler.expr(ast, _Ctx())
     wanted = (expected,) if isinstance(expected, T) else tuple(expected)
     if code.type not in wanted and T.RANK in wanted:
