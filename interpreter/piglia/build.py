@@ -26,7 +26,7 @@ from piglia.dsl import T, compile_expr
 from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
 from piglia.mechanics.awards import AWARD_FORMS, Award, AwardInputs
 from piglia.mechanics.capture import CAPTURE_KINDS, CaptureKind, KindInputs
-from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, PlayerRules, Variant
+from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
@@ -156,8 +156,12 @@ class VariantBuilder:
                 tag = f"suit {attr} {s[attr]!r}"
                 if tag in seen:
                     self.fail(("deck", "suits", i, attr), f"{tag} is used twice")
+                if attr == "name" and f"alias {s[attr]!r}" in seen:
+                    self.fail(("deck", "suits", i, attr), f"{s[attr]!r} is already an alias")
                 seen[tag] = ("deck", "suits", i)
-            suits.append(Suit(s["name"], s["id"], len(suits), MappingProxyType(dict(s.get("props", {})))))
+            aliases = tuple(str(a) for a in s.get("aliases", ()))
+            self.check_aliases(("deck", "suits", i), aliases, seen)
+            suits.append(Suit(s["name"], s["id"], len(suits), MappingProxyType(dict(s.get("props", {}))), aliases))
         all_rank_names = [str(r["name"]) for r in spec["ranks"]]
         for i, r in enumerate(spec.get("remove_ranks", [])):
             if str(r) not in all_rank_names:
@@ -170,10 +174,16 @@ class VariantBuilder:
                 tag = f"rank {attr} {r[attr]!r}"
                 if tag in seen:
                     self.fail(("deck", "ranks", i, attr), f"{tag} is used twice")
+                if attr == "name" and f"alias {r[attr]!r}" in seen:
+                    self.fail(("deck", "ranks", i, attr), f"{r[attr]!r} is already an alias")
                 seen[tag] = ("deck", "ranks", i)
-            if name in {s.name for s in suits}:
+            if name in {s.name for s in suits} | {a for s in suits for a in s.aliases}:
                 self.fail(("deck", "ranks", i, "name"), f"{name!r} names both a suit and a rank")
+            aliases = tuple(str(a) for a in r.get("aliases", ()))
+            self.check_aliases(("deck", "ranks", i), aliases, seen)
             if name in removed:
+                # A table written for the deck may name a removed rank by an alias too; it is ignored alike.
+                removed.update(aliases)
                 continue
             ranks.append(
                 Rank(
@@ -183,6 +193,7 @@ class VariantBuilder:
                     int(r["value"]),
                     bool(r.get("court", False)),
                     MappingProxyType(dict(r.get("props", {}))),
+                    aliases,
                 )
             )
         if not ranks:
@@ -201,10 +212,30 @@ class VariantBuilder:
         ]
         return Deck.build(suits, ranks, tables)
 
+    def check_aliases(self, path: Path, aliases: tuple[str, ...], seen: dict[str, Path]) -> None:
+        """Aliases are names too: none may repeat a suit's or rank's name or another alias."""
+        for j, alias in enumerate(aliases):
+            for tag in (f"suit name {alias!r}", f"rank name {alias!r}", f"alias {alias!r}"):
+                if tag in seen and seen[tag] != path:
+                    self.fail((*path, "aliases", j), f"alias {alias!r} is already a name in the deck")
+                    break
+            seen[f"alias {alias!r}"] = path
+
     def build_table(
         self, name: str, values: Mapping[str, int], suits: list[Suit], ranks: list[Rank], removed: set[str]
     ) -> Table:
         path: Path = ("deck", "tables", name)
+        # Keys may be aliases (a table written for Italian ranks read on a French deck): use the real names.
+        real = {a: x.name for x in suits for a in x.aliases} | {a: x.name for x in ranks for a in x.aliases}
+        renamed: dict[str, int] = {}
+        for k, v in values.items():
+            if k in removed:
+                continue
+            key_name = real.get(k, k)
+            if key_name in renamed:
+                self.fail((*path, k), f"table {name!r} gives {key_name!r} a value twice (by name and alias)", key=True)
+            renamed[key_name] = v
+        values = renamed
         rank_names = [r.name for r in ranks]
         suit_names = [s.name for s in suits]
         keys = [k for k in values if k not in removed]
@@ -281,6 +312,7 @@ class VariantBuilder:
         redeal: Expr | None = None
         if "redeal" in spec:
             redeal = self.expr(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
+        opening = self.build_opening(spec.get("opening", {}))
         out: dict[int, DealRules] = {}
         for n in counts:
             if spec["hand"] == "all":
@@ -310,8 +342,25 @@ class VariantBuilder:
                     self.where.newest(("deal", "hand"), ("deal", "table"), ("deal", "refill")),
                     f"the stock of {stock} cards cannot be dealt {hand} at a time to {n} players",
                 )
-            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"))
+            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"), opening)
         return out
+
+    def build_opening(self, spec: Mapping[str, Any]) -> tuple[OpeningBonus, ...]:
+        out: list[OpeningBonus] = []
+        failed = False
+        for name, bspec in spec.items():
+            path: Path = ("deal", "opening", name)
+            try:
+                when = self.expr((*path, "when"), bspec["when"], DEAL_SCOPE, T.BOOL)
+                points = self.points((*path, "points"), bspec["points"], DEAL_SCOPE)
+                take = self.expr((*path, "take"), bspec["take"], DEAL_SCOPE, T.CARDS) if "take" in bspec else None
+            except _Failed:
+                failed = True
+                continue
+            out.append(OpeningBonus(name, when, points, take))
+        if failed:
+            raise _Failed()
+        return tuple(out)
 
     # -- capture ---------------------------------------------------------------------------------------
 
@@ -448,4 +497,12 @@ class VariantBuilder:
 
     def build_match(self) -> MatchRules:
         spec = self.data["match"]
-        return MatchRules(target=spec.get("target"), deals=spec.get("deals"))
+        instant: Expr | None = None
+        if "instant_win" in spec:
+            instant = self.expr(("match", "instant_win", "when"), spec["instant_win"]["when"], AWARD_SCOPE, T.BOOL)
+        return MatchRules(
+            target=spec.get("target"),
+            deals=spec.get("deals"),
+            instant_win=instant,
+            instant_reason=spec.get("instant_win", {}).get("reason", "instant win"),
+        )

@@ -162,6 +162,8 @@ class _Replay:
             self.refill(line, event)
         elif kind == "play":
             self.play(line, event)
+        elif kind == "opening":
+            raise self.stop(line, "an opening bonus, but the rules give none on this deal's opening table")
         elif kind == "deal_end":
             raise self.stop(line, "deal_end, but the deal is not over: cards are still in hand or stock")
         elif kind == "match_end":
@@ -216,7 +218,10 @@ class _Replay:
         else:
             self.err(line, f"the deal does not match the shuffle of seed {state.seed}")
         self.attempt = 0
+        before = len(state.events or [])
         state.start_deal(hands, table, stock)
+        # The opening bonuses (and an instant win they cause) are for the record's next lines to show.
+        self.pending = (state.events or [])[before + 1 :]
         self.logged = len(state.events or [])
 
     def refill(self, line: int, event: Event) -> None:
@@ -293,6 +298,13 @@ class _Replay:
                 self.err(line, f"match totals {event.get('totals')!r}, the rules give {expected['totals']}")
             if event.get("winner") != expected["winner"]:
                 self.err(line, f"winner {event.get('winner')!r}, the rules give {expected['winner']!r}")
+            if event.get("reason") != expected.get("reason"):
+                self.err(line, f"match end reason {event.get('reason')!r}, the rules give {expected.get('reason')!r}")
+            return
+        if expected["event"] == "opening":
+            for key in ("deal", "player", "name", "points", "captured"):
+                if event.get(key) != expected[key]:
+                    self.err(line, f"opening bonus {key} {event.get(key)!r}, the rules give {expected[key]!r}")
             return
         if event.get("deal") != expected["deal"]:
             self.err(line, f"deal number {event.get('deal')!r}, expected {expected['deal']}")
