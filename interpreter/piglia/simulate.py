@@ -63,6 +63,8 @@ class Summary:
                 self.plays += 1
                 for b in e["bonuses"]:
                     self._add(b["name"], "bonus", b["points"], scored_in_deal)
+            elif kind == "opening":
+                self._add(e["name"], "bonus", e["points"], scored_in_deal)
             elif kind == "deal_end":
                 self.deals += 1
                 for a in e["awards"]:
