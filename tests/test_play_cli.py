@@ -10,7 +10,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PARTNERS4 = ROOT / "tests" / "data" / "partners4.yaml"
 
 
 def piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -78,15 +77,21 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
     assert refused.returncode == 1 and "exists" in refused.stderr
 
 
-def test_four_player_deal_with_an_ai_partner(tmp_path: Path) -> None:
-    """Partners opposite (seats 0 and 2): the person plays seat 0, an AI plays the partner; one whole deal."""
-    result = piglia("play", str(PARTNERS4), "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
+    """B0.1: partners sit opposite (seats 0 and 2): the person plays seat 0, an AI the partner; B1.1 and B4.4:
+    twelve cards each and one deal, played to the end."""
+    result = piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert re.search(r"^Seat 2 \(your partner, greedy\): ", out, re.M)
     assert re.search(r"^Seat 1 \(opponent, greedy\): ", out, re.M)
     assert re.search(r"^Seat 3 \(opponent, greedy\): ", out, re.M)
     assert "End of deal 1" in out and re.search(r"You (win|lose) the match|The match is a draw", out)
+    assert len(re.findall(r"^Your move \[", out, re.M)) == 12
+    for award in ("cards", "swords", "mata", "napula"):
+        assert re.search(rf"^. {award} ", out, re.M)
+    records = list(tmp_path.glob("piglia-cicera-2*.jsonl"))
+    assert len(records) == 1 and piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
 
 
 def test_tournament_json(tmp_path: Path) -> None:

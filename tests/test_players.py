@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,6 @@ from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
 from piglia.tournament import tournament
 from piglia.variant import Variant
-
-DATA = Path(__file__).parent / "data"
 
 
 def hide_differently(state: State, seat: int, rng: random.Random) -> State:
@@ -157,8 +154,8 @@ def test_tournament_duplicate_pairs_and_workers(scopa: Variant) -> None:
 
 
 def test_four_seats_two_teams_partners_share_a_player() -> None:
-    """B0.1-style partnerships: A plays both seats of one team, B the other's; one deal per match."""
-    variant = piglia.load_variant(str(DATA / "partners4.yaml"))
+    """B0.1: partners opposite; A plays both seats of one team, B the other's; B4.4: one deal per match."""
+    variant = piglia.load_variant("cicera")
     result = tournament(variant, ("greedy", "random"), matches=4, seed=1).as_dict()
     assert result["seats"] == 4 and result["deals"] == 4
     a, b = result["players"]
