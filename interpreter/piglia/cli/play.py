@@ -181,6 +181,8 @@ def run(args: argparse.Namespace) -> int:
     players = {s: make_player(args.opponents, seed * 16 + s) for s in range(game.num_players) if s != args.seat}
     path, record = record_file(args.record, variant.name, seed)
     out = out_console()
+    if not out.is_terminal:
+        out.width = 120  # plain text to a file or a pipe: wide enough that the tables do not fold
     out.print(f"[bold]{escape(variant.title)}[/], {game.num_players} players, seed {seed}; recording to {path}")
     session = Session(game.new_match(seed), args.seat, players, out, record)
     finished = False

@@ -64,6 +64,8 @@ def print_result(result: TournamentResult, elapsed: float) -> None:
     """The standings as tables (plain text when output is not a terminal)."""
     data = result.as_dict()
     out = out_console()
+    if not out.is_terminal:
+        out.width = 120  # plain text to a file or a pipe: wide enough that the tables do not fold
     out.print(
         f"{result.variant}: {result.matches:,} matches ({result.matches // 2:,} duplicate pairs), "
         f"{result.deals:,} deals, {result.players} seats, seed {result.seed}, {elapsed:.1f} s"
