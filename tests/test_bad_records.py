@@ -92,12 +92,12 @@ def test_a_capture_that_breaks_the_priority_is_caught() -> None:
 
 
 def test_a_record_of_another_variant(lines: list[str], tmp_path: Path) -> None:
-    bad = edit(lines, 0, lambda e: e.update(variant="scopa-21"))
+    bad = edit(lines, 0, lambda e: e.update(variant="zzz-unknown"))
     assert errors_of(bad) == [
         (
             1,
-            "the record is of variant 'scopa-21': no variant named 'scopa-21' (did you mean 'scopa'?); "
-            "built-in: scopa; pass its rule file: --variant FILE",
+            "the record is of variant 'zzz-unknown': no variant named 'zzz-unknown'; `piglia list` shows the built-in "
+            "variants; pass its rule file: --variant FILE",
         )
     ]
     other = tmp_path / "other.yaml"

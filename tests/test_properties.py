@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import random
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -57,6 +58,8 @@ def check_points_add_up(game: Game, events: list[dict[str, Any]]) -> None:
     for e in events:
         if e["event"] == "play":
             bonuses[game.players.team_of[e["player"]]] += sum(b["points"] for b in e["bonuses"])
+        elif e["event"] == "opening":  # a bonus on the opening table (the dealer's team)
+            bonuses[game.players.team_of[e["player"]]] += e["points"]
         elif e["event"] == "deal_end":
             awards = [0] * teams
             for a in e["awards"]:
@@ -79,8 +82,11 @@ def replays_clean(events: list[dict[str, Any]], variant: Variant | None = None) 
 
 @pytest.mark.parametrize("name", builtin_names())
 @PROPS
-@given(seed=SEEDS, pick=st.randoms(use_true_random=False))
-def test_builtin_variant_invariants(name: str, seed: int, pick: Any) -> None:
+@given(seed=SEEDS)
+def test_builtin_variant_invariants(name: str, seed: int) -> None:
+    # the moves are drawn from a generator seeded by the example, not from hypothesis: a long match (to 51)
+    # would otherwise draw thousands of choices and fail hypothesis's health check on input size
+    pick = random.Random(seed)
     variant = piglia.load_variant(name)
     for players in variant.player_counts:
         game = Game(variant, players)

@@ -58,7 +58,9 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
         where = f"{_display(relative_to)}/ or " if relative_to is not None else ""
         raise SpecError(f"no file {ref!r} in {where}the current directory", file=ref)
     known = builtin_names()
-    raise SpecError(f"no variant named {ref!r}{did_you_mean(ref, known)}; built-in: {', '.join(known)}", file=ref)
+    # name the close match if there is one; the full list belongs to `piglia list`, not to every message
+    hint = did_you_mean(ref, known) or "; `piglia list` shows the built-in variants"
+    raise SpecError(f"no variant named {ref!r}{hint}", file=ref)
 
 
 @dataclass
