@@ -6,7 +6,8 @@ moves from the seat's information set: UCB1 with availability counts picks among
 deal, an untried move is added, and a short playout follows. A playout ends with the deal or after
 ``depth`` plies; it is scored by the deal's points so far plus the cards in the piles weighted by the
 awards (:func:`~piglia.players.knowledge.card_weights`), from each mover's team's side. The move chosen is
-the root's most visited.
+the root's most visited. With more than ``width`` legal moves (twelve-card hands), the root keeps only the
+``width`` moves the greedy valuation ranks best, so that the budget is not spread too thin.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 from collections.abc import Sequence
 
 from piglia.moves import Move
+from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, determinize, game_of, team_score
 from piglia.state import RawMove, SeatView, State
 
@@ -26,6 +28,7 @@ DEFAULT_ITERATIONS = 400
 DEFAULT_SECONDS = 0.45  # no iteration starts after this: with the last one, a move stays under half a second
 DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
+DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
 
 
 class Node:
@@ -55,12 +58,14 @@ class IsmctsPlayer:
         seconds: float = DEFAULT_SECONDS,
         depth: int = DEFAULT_DEPTH,
         exploration: float = 0.7,
+        width: int = DEFAULT_WIDTH,
     ) -> None:
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
         self.exploration = exploration
+        self.width = width
         self.last_iterations = 0
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
@@ -72,17 +77,27 @@ class IsmctsPlayer:
         # the reward's scale: a deal's points are about the sum of the weights; explore on that scale
         scale = max(sum(abs(w) for w in weights) / 2, 1.0)
         c = self.exploration * scale
+        raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
+        candidates: set[RawMove] | None = None
+        if 0 < self.width < len(moves):
+            # progressive pruning at the root: many-card hands give too many moves for the budget, so the search
+            # spends it on the moves the one-ply valuation ranks best
+            guess = determinize(view, self.rng)
+            unseen = sorted(c.index for c in view.unseen)
+            ranked = sorted(raw, key=lambda m: -move_value(guess, m, unseen, weights))
+            candidates = set(ranked[: self.width])
         root = Node(-1)
         done = 0
         while done < self.iterations and time.perf_counter() < deadline:
-            self._iterate(determinize(view, self.rng), root, weights, c)
+            self._iterate(determinize(view, self.rng), root, weights, c, candidates)
             done += 1
         self.last_iterations = done
-        raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
         best = max(range(len(moves)), key=lambda i: root.children[raw[i]].visits if raw[i] in root.children else -1)
         return moves[best]
 
-    def _iterate(self, state: State, root: Node, weights: Sequence[float], c: float) -> None:
+    def _iterate(
+        self, state: State, root: Node, weights: Sequence[float], c: float, candidates: set[RawMove] | None
+    ) -> None:
         team_of = state.game.players.team_of
         path = [root]
         node = root
@@ -91,6 +106,8 @@ class IsmctsPlayer:
             if state.needs_refill:
                 state.refill()
             legal = state.raw_moves()
+            if node is root and candidates is not None:
+                legal = [m for m in legal if m in candidates]
             untried = [m for m in legal if m not in node.children]
             for m in legal:
                 child = node.children.get(m)
