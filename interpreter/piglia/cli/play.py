@@ -209,7 +209,7 @@ def register(sub: Any) -> None:
         "in partnership games) played by --opponents. Answer with the number of a move (or its notation, "
         "e.g. '7d x 3c+4s'); q, end of input or Ctrl-C stops and keeps the record so far. The match is "
         "recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the current directory.",
-        epilog="examples:\n  piglia play scopa\n  piglia play scopa --opponents greedy --seed 7\n"
+        epilog="examples:\n  piglia play my-game.yaml\n  piglia play my-game.yaml --opponents greedy --seed 7\n"
         "  piglia play my-game.yaml --players 4 --seat 0",
         formatter_class=HELP_FORMAT,
     )

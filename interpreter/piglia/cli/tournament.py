@@ -99,8 +99,8 @@ def register(sub: Any) -> None:
         description="Play matches in pairs on the same shuffles with the seats swapped, and report each "
         "player's win rate with a 95%% confidence interval, points per deal and points per award. "
         "Players: random, greedy, ismcts (options as ismcts:iterations=200:seconds=0), or module:Class.",
-        epilog="examples:\n  piglia tournament scopa --players greedy,random --matches 200\n"
-        "  piglia tournament scopa --players ismcts:iterations=200:seconds=0,greedy --workers 2 --json",
+        epilog="examples:\n  piglia tournament my-game.yaml --players greedy,random --matches 200\n"
+        "  piglia tournament my-game.yaml --players ismcts:iterations=200:seconds=0,greedy --workers 2 --json",
         formatter_class=HELP_FORMAT,
     )
     s.add_argument("variant", metavar="VARIANT", help="a rule file or a built-in variant's name")

@@ -3,7 +3,7 @@
 * :func:`card_weights`: how much each card is worth towards the variant's end-of-deal awards, measured from
   the award specs themselves: over random splits of the deck between the teams, the points a team's pile
   scores with the card minus without it (the card moved to another team). Nothing here names a game: a
-  settebello-like card comes out near one point because its award says so, a coin a little less.
+  card that is an award of its own comes out near one point because its award says so.
 * :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random.
 * :func:`team_score`: a team's points minus the mean of the others', the quantity every player maximises.
 """
