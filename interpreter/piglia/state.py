@@ -52,7 +52,14 @@ class Game:
         self.num_players = count
         self.num_teams = len(self.players.teams)
         # What every bonus of the variant reads: the engine builds only those parts of a play's scope.
-        self.bonus_reads: frozenset[str] = frozenset().union(*(b.reads for b in variant.bonuses))
+        reads: frozenset[str] = frozenset().union(*(b.reads for b in variant.bonuses))
+        self.bonus_reads = reads
+        self.reads_kind = "kind" in reads
+        self.reads_table_before = "table_before" in reads or self.reads_kind
+        self.reads_table_after = "table_after" in reads
+        self.reads_hand = "hand" in reads
+        self.reads_pile = "pile" in reads
+        self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (unless ``auto_deal`` is off)."""
@@ -334,20 +341,22 @@ class State:
         if self.over or self.needs_deal:
             return []
         capture = self.game.variant.capture
-        captures = capture.captures
+        finders = capture.finders  # capture.captures, inlined: this is the innermost loop of a simulation
         table = self.table
+        mandatory = capture.mandatory
         out: list[RawMove] = []
-        if capture.mandatory:
-            for card in self.hands[self.to_move]:
-                caps = captures(card, table)
+        for card in self.hands[self.to_move]:
+            caps = None
+            for find in finders:
+                caps = find(card, table)
                 if caps:
-                    out += [(card, cap) for cap in caps]
-                else:
+                    break
+            if caps:
+                if not mandatory:
                     out.append((card, ()))
-        else:
-            for card in self.hands[self.to_move]:
+                out += [(card, cap) for cap in caps]
+            else:
                 out.append((card, ()))
-                out += [(card, cap) for cap in captures(card, table)]
         return out
 
     def legal_moves(self) -> list[Move]:
@@ -400,8 +409,8 @@ class State:
         hand = self.hands[seat]
         hand.remove(card)
         table = self.table
-        bonuses = variant.bonuses
-        table_before = tuple(table) if bonuses else ()
+        bonuses = variant.bonuses if captured or game.bonus_on_play else ()
+        table_before = tuple(table) if bonuses and game.reads_table_before else ()
         if captured:
             for c in captured:
                 table.remove(c)
@@ -415,9 +424,8 @@ class State:
         scored: list[dict[str, Any]] = []
         if bonuses:
             # Only what some bonus reads is built; the rest of the scope stays empty (nobody looks at it).
-            reads = game.bonus_reads
             kind = ""
-            if captured and "kind" in reads:
+            if captured and game.reads_kind:
                 for cap, kname in variant.capture.options(card, table_before):
                     if cap == captured:
                         kind = kname
@@ -426,14 +434,14 @@ class State:
                 card,
                 captured,
                 table_before,
-                tuple(table) if "table_after" in reads else (),
+                tuple(table) if game.reads_table_after else (),
                 self.previous,
                 last_play,
                 seat,
                 team,
                 kind,
-                tuple(hand) if "hand" in reads else (),
-                tuple(self.piles[team]) if "pile" in reads else (),
+                tuple(hand) if game.reads_hand else (),
+                tuple(self.piles[team]) if game.reads_pile else (),
                 self.deal_no,
             )
             logging = self.events is not None

@@ -99,6 +99,7 @@ class SumKind:
         self._values = values
         self._takes_ok = inp.takes_ok
         self._all_ok = tuple(all(row) for row in inp.takes_ok)  # no filter to apply for this played card
+        self._bitset = all(v >= 0 for v in values)  # totals as bits of an int: values must not be negative
         include_played = bool(inp.options.get("include_played", False))
         self._min = int(inp.options.get("min_cards", 1))
         self._max = int(inp.options.get("max_cards", 10_000))
@@ -121,6 +122,15 @@ class SumKind:
             return []
         ok = self._takes_ok[played]
         values = self._values
+        if self._bitset:
+            # Most tables have no group adding up to the need. Which totals some group of the table reaches is
+            # one integer's bits, built in a few shifts: when the need is not among them, there is no search.
+            reach = 1
+            for c in table:
+                if ok[c]:
+                    reach |= reach << values[c]
+            if not (reach >> need) & 1:
+                return []
         cards = sorted(table if self._all_ok[played] else [c for c in table if ok[c]], key=self._order.__getitem__)
         if not cards:
             return [()] if need == 0 and self._min <= 0 else []
