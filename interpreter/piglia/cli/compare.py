@@ -121,9 +121,11 @@ def compare_rows(a: Summary, b: Summary) -> list[Row]:
             (b.first_leader_match_wins, b.matches),
         )
     )
-    for name in [n for n in a.by_name if n in b.by_name] + [n for n in b.by_name if n not in a.by_name] + [
-        n for n in a.by_name if n not in b.by_name
-    ]:
+    for name in (
+        [n for n in a.by_name if n in b.by_name]
+        + [n for n in b.by_name if n not in a.by_name]
+        + [n for n in a.by_name if n not in b.by_name]
+    ):
         sa = a.by_name.get(name)
         sb = b.by_name.get(name)
         pa = (a.deals, float(sa.points), float(sa.squares)) if sa else (a.deals, 0.0, 0.0)
@@ -205,9 +207,11 @@ def run(args: argparse.Namespace) -> int:
     )
     table = Table("figure", "A", "B", "B - A", "p (Holm)", "", title="Side by side", title_justify="left")
     for r in rows:
-        fmt = (lambda v: f"{v:.1%}") if r.kind == "rate" else (lambda v: f"{v:.3f}")
-        diff = f"{(r.b - r.a) * 100:+.1f} pt" if r.kind == "rate" else f"{r.b - r.a:+.3f}"
-        table.add_row(r.label, fmt(r.a), fmt(r.b), diff, f"{r.p_corrected:.3g}", r.mark)
+        if r.kind == "rate":
+            a_text, b_text, diff = f"{r.a:.1%}", f"{r.b:.1%}", f"{(r.b - r.a) * 100:+.1f} pt"
+        else:
+            a_text, b_text, diff = f"{r.a:.3f}", f"{r.b:.3f}", f"{r.b - r.a:+.3f}"
+        table.add_row(r.label, a_text, b_text, diff, f"{r.p_corrected:.3g}", r.mark)
     out.print(table)
     out.print(TEST_NOTE)
     return 0

@@ -18,10 +18,10 @@ def _bars(ax: Any, counts: dict[str, int], label: str, offset: float = 0.0, widt
 
 def plot_summary(summary: Summary, variant: Variant, path: str) -> None:
     """Points per deal, award and bonus frequencies, match length and legal moves per turn, in one PNG."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
 
     data = summary.as_dict()
     fig, axes = plt.subplots(2, 2, figsize=(12, 8))

@@ -39,7 +39,7 @@ def check_plot_target(path_text: str | None, force: bool) -> None:
     if Path(path_text).exists() and not force:
         raise UserError(f"{path_text} exists; choose another name or pass --force to overwrite it")
     try:
-        import matplotlib  # noqa: F401, PLC0415
+        import matplotlib  # noqa: F401
     except ImportError:
         raise UserError("--plot needs matplotlib: pip install 'piglia[plot]'") from None
 
@@ -87,13 +87,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         print_summary(summary, variant, elapsed, args.record)
     if args.plot:
-        from piglia.cli.plot import plot_summary  # noqa: PLC0415 - matplotlib is an optional extra
+        from piglia.cli.plot import plot_summary
 
         plot_summary(summary, variant, args.plot)
         if not args.json:
             out_console().print(f"plot written to {args.plot}")
     if summary.interrupted:
-        print(f"piglia: interrupted; the statistics above are those of the {summary.deals:,} deals finished", file=sys.stderr)
+        print(
+            f"piglia: interrupted; the statistics above are those of the {summary.deals:,} deals finished",
+            file=sys.stderr,
+        )
         return 130
     return 0
 
@@ -126,8 +129,9 @@ def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[
         return simulate(variant, progress=tick, **options)
 
 
-def _ci(low: float, high: float, pct: bool = True) -> str:
-    return f"{low:.1%} - {high:.1%}" if pct else f"{low:.3f} - {high:.3f}"
+def _ci(bounds: list[float], pct: bool = True) -> str:
+    low, high = bounds
+    return f"{low:.1%}-{high:.1%}" if pct else f"{low:.3f}-{high:.3f}"
 
 
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
@@ -149,9 +153,9 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
             ",".join(map(str, t["seats"])),
             f"{t['wins']:,}",
             f"{t['win_rate']:.1%}",
-            _ci(*t["ci95"]),
+            _ci(t["ci95"]),
             f"{t['points_per_deal']:.3f}",
-            _ci(*t["points_per_deal_ci95"], pct=False),
+            _ci(t["points_per_deal_ci95"], pct=False),
         )
     out.print(wins)
     if summary.draws:
@@ -161,21 +165,23 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
     adv.add_row(
         "deals: the team that led",
         f"{first['deals_won_by_leading_team']:.1%}",
-        _ci(*first["deals_won_by_leading_team_ci95"]),
+        _ci(first["deals_won_by_leading_team_ci95"]),
     )
     adv.add_row(
-        "deals: the dealer's team", f"{first['deals_won_by_dealer_team']:.1%}", _ci(*first["deals_won_by_dealer_team_ci95"])
+        "deals: the dealer's team",
+        f"{first['deals_won_by_dealer_team']:.1%}",
+        _ci(first["deals_won_by_dealer_team_ci95"]),
     )
     adv.add_row("deals: tied", f"{first['tied_deals']:.1%}", "")
     adv.add_row(
         "matches: the team that led first",
         f"{first['matches_won_by_first_leading_team']:.1%}",
-        _ci(*first["matches_won_by_first_leading_team_ci95"]),
+        _ci(first["matches_won_by_first_leading_team_ci95"]),
     )
     adv.add_row(
         "matches: the first dealer's team",
         f"{first['matches_won_by_first_dealer_team']:.1%}",
-        _ci(*first["matches_won_by_first_dealer_team_ci95"]),
+        _ci(first["matches_won_by_first_dealer_team_ci95"]),
     )
     out.print(adv)
     scoring = Table(
@@ -186,9 +192,9 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
             s["name"],
             s["kind"],
             f"{s['points_per_deal']:.3f}",
-            _ci(*s["points_per_deal_ci95"], pct=False),
+            _ci(s["points_per_deal_ci95"], pct=False),
             f"{s['scored_in']:.1%} of deals",
-            _ci(*s["scored_in_ci95"]),
+            _ci(s["scored_in_ci95"]),
         )
     out.print(scoring)
     shape = Table("measure", "value", title="Shape of the game", title_justify="left")
@@ -205,7 +211,7 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
     shape.add_row("final margin (points)", f"{flow['final_margin_mean']:.2f} (sd {flow['final_margin_sd']:.2f})")
     shape.add_row(
         "matches won by the leader after deal 1",
-        f"{flow['first_deal_leader_wins']:.1%} ({_ci(*flow['first_deal_leader_wins_ci95'])})",
+        f"{flow['first_deal_leader_wins']:.1%} ({_ci(flow['first_deal_leader_wins_ci95'])})",
     )
     out.print(shape)
     if record:
