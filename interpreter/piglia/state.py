@@ -362,7 +362,8 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when the match is over."""
         cards = self.game.variant.deck.cards
-        return [Move(cards[c], tuple(cards[t] for t in cap)) for c, cap in self.raw_moves()]
+        make = Move._sorted  # raw moves list captured cards in deck order already
+        return [make(cards[c], tuple([cards[t] for t in cap])) for c, cap in self.raw_moves()]
 
     def apply(self, move: Move) -> State:
         """The position after ``move``; raises :class:`IllegalMoveError` if the rules do not allow it."""
