@@ -33,7 +33,6 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import hand_scopa  # noqa: E402
-
 import piglia  # noqa: E402
 from piglia.contexts import NO_PLAY, AwardEnv, BonusEnv  # noqa: E402
 from piglia.simulate import Summary, _play_watched, _Watcher, match_seed  # noqa: E402
@@ -162,9 +161,11 @@ def bench_moves(rounds: int) -> list[dict[str, Any]]:
         interp, hand, public = [], [], []
         reps = 1 if len(table) > 20 else 2000
         for _ in range(rounds):
-            t_i, moves = timed(lambda: [state.raw_moves() for _ in range(reps)][-1])
-            t_h, hand_moves = timed(lambda: [hand_scopa.legal_moves(hand_cards, table) for _ in range(reps)][-1])
-            t_p, _ = timed(lambda: [state.legal_moves() for _ in range(reps)][-1])
+            t_i, moves = timed(lambda s=state, n=reps: [s.raw_moves() for _ in range(n)][-1])
+            t_h, hand_moves = timed(
+                lambda h=hand_cards, t=table, n=reps: [hand_scopa.legal_moves(h, t) for _ in range(n)][-1]
+            )
+            t_p, _ = timed(lambda s=state, n=reps: [s.legal_moves() for _ in range(n)][-1])
             interp.append(t_i / reps)
             hand.append(t_h / reps)
             public.append(t_p / reps)
