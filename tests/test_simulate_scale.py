@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from dataclasses import asdict
 from pathlib import Path
@@ -18,6 +23,7 @@ from piglia.simulate import Summary, simulate
 from piglia.variant import Variant
 
 DATA = Path(__file__).parent / "data"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _same(a: Summary, b: Summary) -> None:
@@ -143,3 +149,20 @@ def test_plot_writes_a_png_and_will_not_overwrite(tmp_path: Path, capsys: pytest
     capsys.readouterr()
     assert main(["simulate", "scopa", "--deals", "200", "--plot", str(png)]) == 1
     assert "exists" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str) -> None:
+    """A real SIGINT to a run of ten million deals: it stops cleanly, prints the statistics, exits 130."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
+    command = [sys.executable, "-m", "piglia", "simulate", "scopa", "--deals", "10000000", "--workers", workers]
+    proc = subprocess.Popen([*command, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(4)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True
+    assert 0 < data["deals"] < 10_000_000
+    assert sum(t["wins"] for t in data["teams"]) + data["draws"] == data["matches"]
+    assert "interrupted" in err and "Traceback" not in err

@@ -19,10 +19,12 @@ import multiprocessing
 import os
 import random
 import signal
+import threading
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass, field
+from types import FrameType, TracebackType
 from typing import IO, Any, Protocol
 
 from piglia.record import write_events
@@ -591,6 +593,31 @@ class _DaskPool:
         closer()
 
 
+class _CtrlC:
+    """While active (in the main thread), Ctrl-C asks the run to stop after the matches under way; twice, at once.
+
+    Stopping between matches, not in the middle of one, keeps every counter of the summary consistent.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._old: Any = None
+
+    def __enter__(self) -> _CtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def _press(self, signum: int, frame: FrameType | None) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+
 def default_workers() -> int:
     """All the cores this process may use."""
     try:
@@ -622,8 +649,25 @@ def simulate(
     if deals is None and matches is None:
         matches = 1
     game = Game(variant, players)
-    if workers <= 1 and cluster is None:
-        return _simulate_here(game, deals, matches, seed, record, progress)
+    with _CtrlC() as ctrl_c:
+        if workers <= 1 and cluster is None:
+            return _simulate_here(game, deals, matches, seed, record, progress, ctrl_c)
+        return _simulate_batches(game, deals, matches, seed, record, progress, workers, cluster, batch_size, ctrl_c)
+
+
+def _simulate_batches(
+    game: Game,
+    deals: int | None,
+    matches: int | None,
+    seed: int,
+    record: IO[str] | None,
+    progress: Callable[[int, int], None] | None,
+    workers: int,
+    cluster: str | None,
+    batch_size: int | None,
+    ctrl_c: _CtrlC,
+) -> Summary:
+    variant = game.variant
     rules = json.dumps(dict(variant.rules))  # key order kept: it is the order of awards and bonuses
     estimate = matches if matches is not None else max((deals or 1) // 4, 1)
     size = batch_size or max(8, min(200, estimate // (max(workers, 2) * 4)))
@@ -641,6 +685,8 @@ def simulate(
     finished = False
     try:
         while not finished:
+            if ctrl_c.pressed:
+                raise KeyboardInterrupt
             while len(pending) + len(ready) < window and (matches is None or next_start < matches):
                 count = size if matches is None else min(size, matches - next_start)
                 pending.add(pool.submit(batch(next_start, count)))
@@ -695,12 +741,15 @@ def _simulate_here(
     seed: int,
     record: IO[str] | None,
     progress: Callable[[int, int], None] | None,
+    ctrl_c: _CtrlC,
 ) -> Summary:
     summary = Summary.empty(game, seed)
     watcher = _Watcher(summary, game)
     k = 0
     try:
         while (matches is None or summary.matches < matches) and (deals is None or summary.deals < deals):
+            if ctrl_c.pressed:
+                raise KeyboardInterrupt
             _play_watched(game, match_seed(seed, k), watcher, record)
             k += 1
             if progress is not None:
