@@ -564,7 +564,8 @@ class _ProcessPool:
         return set(done)
 
     def close(self, *, cancel: bool) -> None:
-        self.executor.shutdown(wait=not cancel, cancel_futures=cancel)
+        # Batches not started are dropped; those under way are short: wait for them, so no process outlives the run.
+        self.executor.shutdown(wait=True, cancel_futures=cancel)
 
 
 class _DaskPool:
