@@ -2,8 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench docs clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,14 +26,18 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-dev lint typecheck pytest
 
 lint: $(VENV)/.installed-dev
-	$(BIN)/ruff check interpreter tests benchmarks
-	$(BIN)/ruff format --check interpreter tests benchmarks
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 pytest: $(VENV)/.installed-dev
 	$(BIN)/pytest
+
+## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
+docs: $(VENV)/.installed
+	$(BIN)/python -c "from piglia.rulespage import write_docs; write_docs('docs/variants')"
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py

@@ -41,3 +41,21 @@ def award_entries(variant: Variant, piles: Sequence[Sequence[str]]) -> dict[str,
 
 def all_cards(variant: Variant) -> list[str]:
     return [c.id for c in variant.deck.cards]
+
+
+def play(state: State, text: str) -> State:
+    """The position after the move written in notation (``7d x 3c+4s``, or ``7d`` to place it)."""
+    from piglia.moves import Move
+
+    return state.apply(Move.parse(text, state.game.variant.deck))
+
+
+def bonuses_of_last_play(state: State) -> dict[str, int]:
+    """The bonuses scored by the last play, by name."""
+    plays = [e for e in state.events or [] if e["event"] == "play"]
+    return {b["name"]: b["points"] for b in plays[-1]["bonuses"]}
+
+
+def events_of(state: State, kind: str) -> list[dict[str, object]]:
+    """The logged events of one kind."""
+    return [e for e in state.events or [] if e["event"] == kind]

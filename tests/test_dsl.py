@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from lark import Lark
 import piglia.dsl
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.dsl import Compiled, T, compile_expr, lark_grammar, parse
+from piglia.dsl.compiler import compile_reference
 from piglia.dsl.nodes import (
     Attr,
     Binary,
@@ -365,6 +367,8 @@ VALUES = [
 @pytest.mark.parametrize(("text", "expected"), VALUES)
 def test_value(text: str, expected: Any) -> None:
     assert run(text) == expected
+    # The unoptimised compilation (no folding, no tables) agrees.
+    assert compile_reference(text, scope=SCOPE, deck=DECK, expected=tuple(T)).fn(ENV) == expected
 
 
 def test_values_of_each_type_are_the_documented_representation() -> None:
@@ -679,48 +683,15 @@ WORDS = [
     "s",
     "x",
 ]
+FUNCTION_OPENERS = ["count(", "sum(", "max(", "min(", "any(", "all(", "empty(", "distinct(", "run(", "primiera["]
+SYMBOLS = ["(", ")", "[", "]", ",", ".", "+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">="]
+KEYWORDS = ["and", "or", "not", "in", "if", "else", "where", "for", "of", "true", "false"]
 FRAGMENTS = [
     *WORDS,
-    *(["count(", "sum(", "max(", "min(", "any(", "all(", "empty(", "distinct(", "run(", "primiera["]),
-    *[
-        "(",
-        ")",
-        "[",
-        "]",
-        ",",
-        ".",
-        "+",
-        "-",
-        "*",
-        "/",
-        "%",
-        "==",
-        "!=",
-        "<",
-        "<=",
-        ">",
-        ">=",
-        "and",
-        "or",
-        "not",
-        "in",
-        "where",
-        "for",
-        "of",
-        "if",
-        "else",
-        "true",
-        "false",
-        "7",
-        "3",
-        "0",
-        "7d",
-        "Rc",
-    ],
-    '"red"',
-    "7 of coins",
-    "c for c in pile",
-    "s for s in suits",
+    *FUNCTION_OPENERS,
+    *SYMBOLS,
+    *KEYWORDS,
+    *["7", "3", "0", "7d", "Rc", '"red"', "7 of coins", "c for c in pile", "s for s in suits"],
 ]
 
 
@@ -733,24 +704,19 @@ def test_dsl_like_text_compiles_or_raises_a_dsl_error(text: str) -> None:
 
 
 GRAMMAR = Lark(lark_grammar(), parser="lalr", lexer="basic", start="start")
-# Drawing sentences of a recursive grammar is slow (most draws overrun and are thrown away), so the
-# grammar-driven tests run fewer examples than the text fuzzers to keep the suite fast.
-GRAMMAR_SETTINGS = settings(FUZZ_SETTINGS, max_examples=40)
-
-
-@settings(GRAMMAR_SETTINGS, max_examples=20)
-@given(from_lark(GRAMMAR, start="start", explicit={"WS": st.just(" ")}))
-def test_grammar_generated_text_compiles_or_raises_a_dsl_error(text: str) -> None:
-    result = compile_or_dsl_error(text)
-    if isinstance(result, Compiled):
-        check_runs(result)
+# Drawing sentences of a recursive grammar is slow: each nesting level of an expression goes through the
+# whole precedence tower (expr, test, or_test ... atom), so most draws exceed Hypothesis's depth limit and
+# are thrown away. The grammar-driven test therefore runs few examples (and sees shallow expressions; the
+# differential test below covers deep, well-typed ones). Its terminals
+# are cheap explicit strategies: from_lark's own regex-driven ones (and its habit of gluing keywords to
+# names, `trueandx`) would only make more syntax errors, which the text fuzzers already cover.
+GRAMMAR_SETTINGS = settings(FUZZ_SETTINGS, max_examples=15)
 
 
 def spaced(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     return strategy.map(lambda s: f" {s} ")
 
 
-KEYWORDS = ["and", "or", "not", "in", "if", "else", "where", "for", "of", "true", "false"]
 SPACED_TERMINALS = {
     **{word.upper(): spaced(st.just(word)) for word in KEYWORDS},
     "NAME": spaced(
@@ -778,3 +744,150 @@ def test_grammar_generated_text_always_parses(text: str) -> None:
         check_runs(result)
     else:
         assert isinstance(result, DslNameError | DslTypeError), (text, result)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Differential testing: random well-typed expressions give the same value optimised and not
+# ---------------------------------------------------------------------------------------------------
+
+Strategy = st.SearchStrategy[str]
+LEAVES = {
+    "int": ["n", "3", "0", "-2", "card.value", "count(pile)", "primiera[card]", "previous.player"],
+    "bool": ["last_play", "true", "false", "previous.placed", "card.court", "empty(table_after)"],
+    "card": ["card", "7 of coins", "Rc", "previous.card", "7d"],
+    "cards": ["pile", "table", "hand", "captured", "deck", "table_after", "previous.captured"],
+    "suit": ["trump", "coins", "cups", "card.suit"],
+    "rank": ["want", "re", "asso", "card.rank"],
+}
+BARE = {  # bare names of the current card, inside a `where`
+    "int": ["value", "points"],
+    "bool": ["court", "suit == trump", "rank > 5", 'color == "red"'],
+    "suit": ["suit"],
+    "rank": ["rank"],
+}
+
+
+def binop(a: Strategy, ops: str, b: Strategy) -> Strategy:
+    """``(a op b)`` for the operators in ``ops``, separated by commas."""
+    return st.tuples(a, st.sampled_from(ops.split(",")), b).map(lambda x: f"({x[0]} {x[1]} {x[2]})")
+
+
+@functools.cache
+def typed(
+    kind: str, depth: int, cvars: tuple[str, ...] = (), svars: tuple[str, ...] = (), bare: bool = False
+) -> Strategy:
+    """Expressions of one type, nested up to ``depth``, able to use the loop variables in scope."""
+    leaves = LEAVES[kind] + (BARE.get(kind, []) if bare else [])
+    leaves += list(cvars) if kind == "card" else list(svars) if kind == "suit" else []
+    options: list[Strategy] = [st.sampled_from(leaves)]
+    if depth == 0:
+        return options[0]
+
+    def sub(k: str, cv: tuple[str, ...] = cvars, sv: tuple[str, ...] = svars, b: bool = bare) -> Strategy:
+        return typed(k, depth - 1, cv, sv, b)
+
+    c = f"c{len(cvars)}"  # a fresh card variable
+    s = f"s{len(svars)}"  # a fresh suit variable
+    in_cards = (*cvars, c)
+
+    def comp(agg: str, elem: Strategy, cond: bool = True) -> Strategy:
+        where = st.none() | sub("bool", in_cards, svars, True) if cond else st.none()
+        return st.tuples(elem, sub("cards"), where).map(
+            lambda x: f"{agg}({x[0]} for {c} in {x[1]}" + (f" where {x[2]})" if x[2] else ")")
+        )
+
+    if kind == "int":
+        options += [
+            binop(sub("int"), "+,-,*,/,%", sub("int")),
+            sub("int").map(lambda x: f"-({x})"),
+            sub("card").map(lambda x: f"{x}.value"),
+            sub("rank").map(lambda x: f"{x}.value"),
+            sub("cards").map(lambda x: f"count({x})"),
+            sub("cards").map(lambda x: f"sum({x})"),
+            sub("cards").map(lambda x: f"max({x})"),
+            sub("card").map(lambda x: f"primiera[{x}]"),
+            sub("rank").map(lambda x: f"primiera[{x}]"),
+            st.tuples(sub("cards"), sub("rank")).map(lambda x: f"run({x[0]}, {x[1]})"),
+            st.tuples(sub("int"), sub("bool"), sub("int")).map(lambda x: f"({x[0]} if {x[1]} else {x[2]})"),
+            comp("sum", sub("int", in_cards)),
+            comp("max", sub("int", in_cards)),
+            comp("min", sub("int", in_cards)),
+            comp("count", sub("bool", in_cards)),
+            st.tuples(sub("int", cvars, (*svars, s)), sub("bool", cvars, (*svars, s))).map(
+                lambda x: f"sum({x[0]} for {s} in suits where {x[1]})"
+            ),
+            sub("cards").map(lambda x: f"count(distinct({c}.suit for {c} in {x}))"),
+        ]
+    elif kind == "bool":
+        options += [
+            binop(sub("int"), "==,!=,<,<=,>,>=", sub("int")),
+            binop(sub("rank"), "==,!=,<,>=", sub("rank") | st.sampled_from(["7", "2"])),
+            binop(sub("suit"), "==,!=", sub("suit")),
+            binop(sub("card"), "==,!=", sub("card")),
+            binop(sub("cards"), "==,!=", sub("cards")),
+            binop(sub("bool"), "and,or", sub("bool")),
+            sub("bool").map(lambda x: f"not {x}"),
+            binop(sub("card"), "in", sub("cards")),
+            binop(sub("card"), "not in", sub("cards")),
+            sub("cards").map(lambda x: f"empty({x})"),
+            sub("rank").map(lambda x: f"{x}.court"),
+            sub("card").map(lambda x: f"{x}.court"),
+            comp("any", sub("bool", in_cards)),
+            comp("all", sub("bool", in_cards)),
+            comp("empty", sub("card", in_cards)),
+            sub("bool", cvars, (*svars, s)).map(lambda x: f"all({x} for {s} in suits)"),
+            st.tuples(sub("suit"), sub("cards")).map(lambda x: f"{x[0]} in distinct({c}.suit for {c} in {x[1]})"),
+        ]
+    elif kind == "card":
+        options += [
+            sub("cards").map(lambda x: f"(previous.card if empty({x}) else 7 of coins)"),
+        ]
+    elif kind == "cards":
+        options += [
+            st.tuples(sub("cards"), sub("bool", cvars, svars, True)).map(lambda x: f"({x[0]} where {x[1]})"),
+            comp("distinct", sub("card", in_cards)),
+        ]
+    elif kind == "suit":
+        options += [sub("card").map(lambda x: f"{x}.suit")]
+    elif kind == "rank":
+        options += [sub("card").map(lambda x: f"{x}.rank")]
+    return st.one_of(options)
+
+
+ENVS = [
+    ENV,
+    SimpleNamespace(
+        **{
+            **vars(ENV),
+            "pile": (),
+            "table": cards("Ad 2d 3d 4d 5d"),
+            "hand": (),
+            "previous": Play(-1, (), False, -1),
+            "last_play": True,
+            "n": 0,
+            "card": card("Rs"),
+            "trump": 0,
+            "want": 0,
+        }
+    ),
+]
+
+
+@settings(FUZZ_SETTINGS, max_examples=300)
+@given(st.one_of([typed(kind, 3) for kind in ("int", "bool", "cards", "card", "suit", "rank")]))
+def test_optimised_and_reference_compilations_agree(text: str) -> None:
+    try:
+        fast = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))
+    except DslError as error:
+        # The generator only builds well-typed expressions; division by a literal 0 is the exception.
+        assert error.message == "division by zero", (text, error)
+        return
+    slow = compile_reference(text, scope=SCOPE, deck=DECK, expected=tuple(T))
+    assert fast.type is slow.type
+    assert fast.names == slow.names
+    for env in ENVS:
+        a, b = fast.fn(env), slow.fn(env)
+        if fast.type in (T.CARDS, T.SUITS, T.RANKS):
+            a, b = sorted(a), sorted(b)  # a collection is any iterable of its elements
+        assert a == b, (text, env)
+        assert CHECK_TYPE[fast.type](fast.fn(env))

@@ -26,7 +26,7 @@ from piglia.dsl import Compiled, T, compile_expr
 from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
 from piglia.mechanics.awards import AWARD_FORMS, Award, AwardInputs
 from piglia.mechanics.capture import CAPTURE_KINDS, CaptureKind, KindInputs
-from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, PlayerRules, Variant
+from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
@@ -41,6 +41,10 @@ class Reporter(Protocol):
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError: ...
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError: ...
+
+    def newest(self, *paths: Path) -> Path:
+        """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
+        ...
 
 
 class _Failed(Exception):
@@ -66,16 +70,37 @@ class VariantBuilder:
         self.errors.append(self.where.at(path, message, key=key))
         return _Failed()
 
-    def expr(self, path: Path, text: str, scope: Mapping[str, T], expected: T | tuple[T, ...]) -> Expr:
+    def expr(
+        self,
+        path: Path,
+        text: str,
+        scope: Mapping[str, T],
+        expected: T | tuple[T, ...],
+        *,
+        bare_card: str | None = None,
+    ) -> Expr:
         """Compile the expression at ``path``; on error record it (at the exact column) and raise _Failed."""
-        return self.compiled(path, text, scope, expected).fn
+        return self.compiled(path, text, scope, expected, bare_card=bare_card).fn
 
-    def compiled(self, path: Path, text: str, scope: Mapping[str, T], expected: T | tuple[T, ...]) -> Compiled:
+    def compiled(
+        self,
+        path: Path,
+        text: str,
+        scope: Mapping[str, T],
+        expected: T | tuple[T, ...],
+        *,
+        bare_card: str | None = None,
+    ) -> Compiled:
         """As :meth:`expr`, with the names the expression reads."""
         assert self.deck is not None
         try:
             compiled = compile_expr(
-                text, scope=scope, deck=self.deck, expected=expected, known_elsewhere=all_scope_names()
+                text,
+                scope=scope,
+                deck=self.deck,
+                expected=expected,
+                known_elsewhere=all_scope_names(),
+                bare_card=bare_card,
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
@@ -143,12 +168,17 @@ class VariantBuilder:
                 tag = f"suit {attr} {s[attr]!r}"
                 if tag in seen:
                     self.fail(("deck", "suits", i, attr), f"{tag} is used twice")
+                if attr == "name" and f"alias {s[attr]!r}" in seen:
+                    self.fail(("deck", "suits", i, attr), f"{s[attr]!r} is already an alias")
                 seen[tag] = ("deck", "suits", i)
-            suits.append(Suit(s["name"], s["id"], len(suits), MappingProxyType(dict(s.get("props", {})))))
+            aliases = tuple(str(a) for a in s.get("aliases", ()))
+            self.check_aliases(("deck", "suits", i), aliases, seen)
+            suits.append(Suit(s["name"], s["id"], len(suits), MappingProxyType(dict(s.get("props", {}))), aliases))
         all_rank_names = [str(r["name"]) for r in spec["ranks"]]
         for i, r in enumerate(spec.get("remove_ranks", [])):
             if str(r) not in all_rank_names:
-                self.fail(("deck", "remove_ranks", i), f"unknown rank {r!r}{did_you_mean(str(r), all_rank_names)}")
+                hint = did_you_mean(str(r), all_rank_names) or f" (the ranks are {', '.join(all_rank_names)})"
+                self.fail(("deck", "remove_ranks", i), f"unknown rank {r!r}{hint}")
         ranks: list[Rank] = []
         for i, r in enumerate(spec["ranks"]):
             name = str(r["name"])
@@ -156,10 +186,16 @@ class VariantBuilder:
                 tag = f"rank {attr} {r[attr]!r}"
                 if tag in seen:
                     self.fail(("deck", "ranks", i, attr), f"{tag} is used twice")
+                if attr == "name" and f"alias {r[attr]!r}" in seen:
+                    self.fail(("deck", "ranks", i, attr), f"{r[attr]!r} is already an alias")
                 seen[tag] = ("deck", "ranks", i)
-            if name in {s.name for s in suits}:
+            if name in {s.name for s in suits} | {a for s in suits for a in s.aliases}:
                 self.fail(("deck", "ranks", i, "name"), f"{name!r} names both a suit and a rank")
+            aliases = tuple(str(a) for a in r.get("aliases", ()))
+            self.check_aliases(("deck", "ranks", i), aliases, seen)
             if name in removed:
+                # A table written for the deck may name a removed rank by an alias too; it is ignored alike.
+                removed.update(aliases)
                 continue
             ranks.append(
                 Rank(
@@ -169,10 +205,13 @@ class VariantBuilder:
                     int(r["value"]),
                     bool(r.get("court", False)),
                     MappingProxyType(dict(r.get("props", {}))),
+                    aliases,
                 )
             )
         if not ranks:
             raise self.fail(("deck", "remove_ranks"), "every rank is removed: the deck has no cards")
+        if self.errors:
+            raise _Failed()  # a suit or rank given twice would also make card ids collide: say it once
         ids: dict[str, str] = {}
         for s in suits:
             for r in ranks:
@@ -180,17 +219,35 @@ class VariantBuilder:
                 if cid in ids:
                     raise self.fail(("deck",), f"card id {cid!r} spells both {ids[cid]} and {r.name} of {s.name}")
                 ids[cid] = f"{r.name} of {s.name}"
-        if self.errors:
-            raise _Failed()
         tables = [
             self.build_table(name, values, suits, ranks, removed) for name, values in spec.get("tables", {}).items()
         ]
         return Deck.build(suits, ranks, tables)
 
+    def check_aliases(self, path: Path, aliases: tuple[str, ...], seen: dict[str, Path]) -> None:
+        """Aliases are names too: none may repeat a suit's or rank's name or another alias."""
+        for j, alias in enumerate(aliases):
+            for tag in (f"suit name {alias!r}", f"rank name {alias!r}", f"alias {alias!r}"):
+                if tag in seen and seen[tag] != path:
+                    self.fail((*path, "aliases", j), f"alias {alias!r} is already a name in the deck")
+                    break
+            seen[f"alias {alias!r}"] = path
+
     def build_table(
         self, name: str, values: Mapping[str, int], suits: list[Suit], ranks: list[Rank], removed: set[str]
     ) -> Table:
         path: Path = ("deck", "tables", name)
+        # Keys may be aliases (a table written for Italian ranks read on a French deck): use the real names.
+        real = {a: x.name for x in suits for a in x.aliases} | {a: x.name for x in ranks for a in x.aliases}
+        renamed: dict[str, int] = {}
+        for k, v in values.items():
+            if k in removed:
+                continue
+            key_name = real.get(k, k)
+            if key_name in renamed:
+                self.fail((*path, k), f"table {name!r} gives {key_name!r} a value twice (by name and alias)", key=True)
+            renamed[key_name] = v
+        values = renamed
         rank_names = [r.name for r in ranks]
         suit_names = [s.name for s in suits]
         keys = [k for k in values if k not in removed]
@@ -267,12 +324,13 @@ class VariantBuilder:
         redeal: Expr | None = None
         if "redeal" in spec:
             redeal = self.expr(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
+        opening = self.build_opening(spec.get("opening", {}))
         out: dict[int, DealRules] = {}
         for n in counts:
             if spec["hand"] == "all":
                 if (size - table) % n:
                     raise self.fail(
-                        ("deal", "hand"),
+                        self.where.newest(("deal", "hand"), ("deal", "table")),
                         f"{size - table} cards after the table do not split evenly among {n} players",
                     )
                 hand = (size - table) // n
@@ -281,23 +339,40 @@ class VariantBuilder:
             first = table + n * hand
             if first > size:
                 raise self.fail(
-                    ("deal", "hand"),
+                    self.where.newest(("deal", "hand"), ("deal", "table")),
                     f"the deal needs {first} cards ({table} on the table, {hand} to each of {n} players) "
                     f"but the deck has {size}",
                 )
             stock = size - first
             if stock and not refill:
                 raise self.fail(
-                    ("deal",),
+                    self.where.newest(("deal", "refill"), ("deal", "hand"), ("deal", "table")),
                     f"{stock} cards would never be dealt with {n} players: set refill: true or deal more",
                 )
             if refill and stock % (n * hand):
                 raise self.fail(
-                    ("deal", "hand"),
+                    self.where.newest(("deal", "hand"), ("deal", "table"), ("deal", "refill")),
                     f"the stock of {stock} cards cannot be dealt {hand} at a time to {n} players",
                 )
-            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"))
+            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"), opening)
         return out
+
+    def build_opening(self, spec: Mapping[str, Any]) -> tuple[OpeningBonus, ...]:
+        out: list[OpeningBonus] = []
+        failed = False
+        for name, bspec in spec.items():
+            path: Path = ("deal", "opening", name)
+            try:
+                when = self.expr((*path, "when"), bspec["when"], DEAL_SCOPE, T.BOOL)
+                points = self.points((*path, "points"), bspec["points"], DEAL_SCOPE)
+                take = self.expr((*path, "take"), bspec["take"], DEAL_SCOPE, T.CARDS) if "take" in bspec else None
+            except _Failed:
+                failed = True
+                continue
+            out.append(OpeningBonus(name, when, points, take))
+        if failed:
+            raise _Failed()
+        return tuple(out)
 
     # -- capture ---------------------------------------------------------------------------------------
 
@@ -329,7 +404,13 @@ class VariantBuilder:
                 named.append(kname)
         for kname in spec["kinds"]:
             if kname not in named:
-                raise self.fail(("capture", "priority"), f"capture kind {kname!r} is missing from the priority")
+                # at the kind, not the priority: the priority may be inherited while the kind is new here
+                tiers_text = ", ".join(t[0] if len(t) == 1 else f"[{', '.join(t)}]" for t in tiers_names)
+                raise self.fail(
+                    ("capture", "kinds", kname),
+                    f"capture kind {kname!r} is not in capture.priority ({tiers_text}): add it to a tier",
+                    key=True,
+                )
         if failed:
             raise _Failed()
         tiers = tuple(tuple(kinds[k] for k in tier) for tier in tiers_names)
@@ -345,10 +426,11 @@ class VariantBuilder:
         target: tuple[int, ...] | None = None
         try:
             if "played" in kspec:
-                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL)
+                # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
+                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
                 played_ok = tuple(bool(f(CardEnv(c, c))) for c in range(n))
             if "cards" in kspec:
-                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL)
+                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
                 takes = tuple(tuple(bool(g(CardEnv(c, p))) for c in range(n)) for p in range(n))
             if "target" in kspec:
                 t = self.points((*path, "target"), kspec["target"], PLAYED_SCOPE)
@@ -432,4 +514,12 @@ class VariantBuilder:
 
     def build_match(self) -> MatchRules:
         spec = self.data["match"]
-        return MatchRules(target=spec.get("target"), deals=spec.get("deals"))
+        instant: Expr | None = None
+        if "instant_win" in spec:
+            instant = self.expr(("match", "instant_win", "when"), spec["instant_win"]["when"], AWARD_SCOPE, T.BOOL)
+        return MatchRules(
+            target=spec.get("target"),
+            deals=spec.get("deals"),
+            instant_win=instant,
+            instant_reason=spec.get("instant_win", {}).get("reason", "instant win"),
+        )

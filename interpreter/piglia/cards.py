@@ -29,17 +29,25 @@ __all__ = ["Card", "Deck", "Rank", "Suit", "Table"]
 
 @dataclass(frozen=True, slots=True)
 class Suit:
-    """A suit: its name, its short id (the last part of a card id) and its index in the deck."""
+    """A suit: its name, its short id (the last part of a card id) and its index in the deck.
+
+    ``aliases`` are other names expressions may call it by: a suit that plays the role of another (the French
+    diamonds as coins) answers to that suit's name too.
+    """
 
     name: str
     id: str
     index: int
     props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class Rank:
-    """A rank: name, short id, index in rank order, capture value, whether it is a court, named properties."""
+    """A rank: name, short id, index in rank order, capture value, whether it is a court, named properties.
+
+    ``aliases`` are other names expressions and tables may call it by (a French K playing the role of a re).
+    """
 
     name: str
     id: str
@@ -47,6 +55,7 @@ class Rank:
     value: int
     court: bool
     props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -145,8 +154,14 @@ class Deck:
         deck.by_id = MappingProxyType({c.id: c for c in cards})
         if len(deck.by_id) != len(cards):
             raise PigliaError("card ids are not unique: two rank+suit ids spell the same card")
-        deck.suit_by_name = MappingProxyType({s.name: s for s in deck.suits})
-        deck.rank_by_name = MappingProxyType({r.name: r for r in deck.ranks})
+        # Aliases resolve like names, so expressions written for one deck read the same on a deck whose
+        # suits or ranks play those roles; a real name wins over an alias of another suit or rank.
+        deck.suit_by_name = MappingProxyType(
+            {**{a: s for s in deck.suits for a in s.aliases}, **{s.name: s for s in deck.suits}}
+        )
+        deck.rank_by_name = MappingProxyType(
+            {**{a: r for r in deck.ranks for a in r.aliases}, **{r.name: r for r in deck.ranks}}
+        )
         deck.suit_of = tuple(c.suit.index for c in cards)
         deck.rank_of = tuple(c.rank.index for c in cards)
         deck.value_of = tuple(c.rank.value for c in cards)

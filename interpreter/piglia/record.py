@@ -48,6 +48,7 @@ class _Replay:
 
     file: str
     variant_override: Variant | None
+    base_dir: Path | None = None  # where to look for a variant file named in the header, beside the record
     errors: list[RecordError] = field(default_factory=list)
     state: State | None = None
     pending: list[Event] = field(default_factory=list)
@@ -92,9 +93,15 @@ class _Replay:
         variant = self.variant_override
         if variant is None:
             try:
-                variant = load_variant(str(name))
-            except (SpecError, SpecErrors) as exc:
-                raise self.stop(line, f"cannot load variant {name!r}: {str(exc).splitlines()[0]}") from None
+                variant = load_variant(str(name), relative_to=self.base_dir)
+            except SpecErrors as exc:
+                raise self.stop(line, f"variant {name!r} has errors: {exc.errors[0].format()}") from None
+            except SpecError as exc:
+                raise self.stop(
+                    line, f"the record is of variant {name!r}: {exc.message}; pass its rule file: --variant FILE"
+                ) from None
+        elif name != variant.name:
+            raise self.stop(line, f"the record is of variant {name!r}, not {variant.name!r}")
         if event.get("spec_sha256") != variant.sha256:
             raise self.stop(
                 line,
@@ -112,8 +119,21 @@ class _Replay:
         if event.get("teams") != [list(t) for t in game.players.teams]:
             raise self.stop(line, f"teams {event.get('teams')} do not match the variant's {list(game.players.teams)}")
         expected_cards = game.header(seed)["cards"]
-        if event.get("cards") != expected_cards:
-            raise self.stop(line, "the cards listed do not match the variant's deck")
+        listed = event.get("cards")
+        if listed != expected_cards:
+            if not isinstance(listed, dict):
+                raise self.stop(line, "cards: expected a mapping from card id to its rank and suit")
+            extra = [c for c in listed if c not in expected_cards]
+            absent = [c for c in expected_cards if c not in listed]
+            wrong = [c for c in listed if c in expected_cards and listed[c] != expected_cards[c]]
+            detail = (
+                f"card {extra[0]!r} is not in the variant's deck"
+                if extra
+                else f"card {absent[0]!r} of the variant's deck is missing"
+                if absent
+                else f"card {wrong[0]!r} is the {_card_words(expected_cards[wrong[0]])}"
+            )
+            raise self.stop(line, f"the cards listed do not match the variant's deck: {detail}")
         self.state = game.new_match(seed, auto_deal=False)
         self.logged = len(self.state.events or [])
 
@@ -142,6 +162,8 @@ class _Replay:
             self.refill(line, event)
         elif kind == "play":
             self.play(line, event)
+        elif kind == "opening":
+            raise self.stop(line, "an opening bonus, but the rules give none on this deal's opening table")
         elif kind == "deal_end":
             raise self.stop(line, "deal_end, but the deal is not over: cards are still in hand or stock")
         elif kind == "match_end":
@@ -153,6 +175,7 @@ class _Replay:
 
     def check_deal_number(self, line: int, event: Event) -> None:
         assert self.state is not None
+        self.field(line, event, "deal")
         if event.get("deal") != self.state.deal_no:
             raise self.stop(line, f"deal number {event.get('deal')!r}, expected {self.state.deal_no}")
 
@@ -195,7 +218,10 @@ class _Replay:
         else:
             self.err(line, f"the deal does not match the shuffle of seed {state.seed}")
         self.attempt = 0
+        before = len(state.events or [])
         state.start_deal(hands, table, stock)
+        # The opening bonuses (and an instant win they cause) are for the record's next lines to show.
+        self.pending = (state.events or [])[before + 1 :]
         self.logged = len(state.events or [])
 
     def refill(self, line: int, event: Event) -> None:
@@ -227,9 +253,13 @@ class _Replay:
         if state.needs_deal or state.needs_refill:
             raise self.stop(line, "a play before the cards were dealt")
         self.check_deal_number(line, event)
-        if event.get("player") != state.to_move:
-            raise self.stop(line, f"seat {event.get('player')!r} plays, but it is seat {state.to_move}'s turn")
-        card = self.cards(line, [self.field(line, event, "card")], "card")[0]
+        player = self.field(line, event, "player")
+        if player != state.to_move:
+            raise self.stop(line, f"seat {player!r} plays, but it is seat {state.to_move}'s turn")
+        card_id = self.field(line, event, "card")
+        if not isinstance(card_id, str):
+            raise self.stop(line, f"card: expected a card id, got {card_id!r}")
+        card = self.cards(line, [card_id], "card")[0]
         captured = tuple(sorted(self.cards(line, self.field(line, event, "captured"), "captured")))
         raw = (card, captured)
         if raw not in state.raw_moves():
@@ -248,6 +278,9 @@ class _Replay:
         if not isinstance(recorded, list):
             self.err(line, "bonuses: expected a list")
             return
+        if not all(isinstance(b, dict) and set(b) == {"name", "points"} for b in recorded):
+            self.err(line, 'bonuses: each entry is {"name": ..., "points": ...}')
+            return
         rec = {b.get("name"): b.get("points") for b in recorded if isinstance(b, dict)}
         exp = {b["name"]: b["points"] for b in expected}
         for name, points in exp.items():
@@ -265,6 +298,13 @@ class _Replay:
                 self.err(line, f"match totals {event.get('totals')!r}, the rules give {expected['totals']}")
             if event.get("winner") != expected["winner"]:
                 self.err(line, f"winner {event.get('winner')!r}, the rules give {expected['winner']!r}")
+            if event.get("reason") != expected.get("reason"):
+                self.err(line, f"match end reason {event.get('reason')!r}, the rules give {expected.get('reason')!r}")
+            return
+        if expected["event"] == "opening":
+            for key in ("deal", "player", "name", "points", "captured"):
+                if event.get(key) != expected[key]:
+                    self.err(line, f"opening bonus {key} {event.get(key)!r}, the rules give {expected[key]!r}")
             return
         if event.get("deal") != expected["deal"]:
             self.err(line, f"deal number {event.get('deal')!r}, expected {expected['deal']}")
@@ -273,6 +313,8 @@ class _Replay:
         rec_awards = event.get("awards")
         if not isinstance(rec_awards, list):
             self.err(line, "awards: expected a list")
+        elif not all(isinstance(a, dict) and set(a) == {"name", "team", "points"} for a in rec_awards):
+            self.err(line, 'awards: each entry is {"name": ..., "team": ..., "points": ...}')
         else:
             rec = _award_table(rec_awards)
             exp = _award_table(expected["awards"])
@@ -295,6 +337,10 @@ class _Replay:
             return
         if self.pending or not state.over:
             self.err(self.last_line, "the record ends before the match is over (is it cut short?)")
+
+
+def _card_words(entry: dict[str, str]) -> str:
+    return f"{entry['rank']} of {entry['suit']}"
 
 
 def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, Any]]]:
@@ -331,9 +377,13 @@ def _records(lines: Iterable[str], file: str) -> Iterator[tuple[int, Event | Rec
 
 
 def verify_lines(
-    lines: Iterable[str], file: str = "<record>", *, variant: Variant | None = None
+    lines: Iterable[str], file: str = "<record>", *, variant: Variant | None = None, base_dir: Path | None = None
 ) -> tuple[int, list[RecordError]]:
-    """Replay every record in ``lines``; return (records checked, discrepancies)."""
+    """Replay every record in ``lines``; return (records checked, discrepancies).
+
+    The variant named in a header is loaded from ``variant`` when given, else from ``NAME.yaml`` in
+    ``base_dir`` (the record's folder), else from the built-in variants.
+    """
     errors: list[RecordError] = []
     replay: _Replay | None = None
     count = 0
@@ -349,13 +399,13 @@ def verify_lines(
                 errors.extend(replay.errors)
             elif replay is not None:
                 errors.extend(replay.errors)
-            replay = _Replay(file, variant)
+            replay = _Replay(file, variant, base_dir)
             count += 1
             skipping = False
         if skipping:
             continue
         if replay is None:
-            replay = _Replay(file, variant)
+            replay = _Replay(file, variant, base_dir)
             count += 1
         try:
             replay.event(line, item)
@@ -379,7 +429,7 @@ def verify_file(path: str | os.PathLike[str], *, variant: Variant | None = None)
         if p.stat().st_size > MAX_RECORD_BYTES:
             return 0, [RecordError("the file is too large for a record", file=name, line=1)]
         with p.open(encoding="utf-8") as fh:
-            return verify_lines(fh, name, variant=variant)
+            return verify_lines(fh, name, variant=variant, base_dir=p.resolve().parent)
     except UnicodeDecodeError:
         return 0, [RecordError("the file is not UTF-8 text", file=name, line=1)]
     except OSError as exc:

@@ -78,6 +78,11 @@ def _expected(sub: dict[str, Any]) -> list[str]:
     return [_TYPE_WORDS.get(k, k) for k in kinds or []]
 
 
+def _or(words: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
 def _message(err: ValidationError) -> Iterator[SchemaProblem]:
     path: Path = tuple(err.absolute_path)
     v = err.validator
@@ -95,8 +100,7 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         yield path, f"missing required key {missing!r}", False
         return
     if v == "type":
-        want = " or ".join(_expected(sub))
-        yield path, f"expected {want}, got {_kind_of(inst)}", False
+        yield path, f"expected {_or(_expected(sub))}, got {_kind_of(inst)}", False
         return
     if v == "enum":
         options = [str(o) for o in value]
@@ -113,11 +117,15 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         if fitting:
             yield from _message(best_match(fitting))
             return
-        want = ", ".join(dict.fromkeys(_expected(sub)))
-        yield path, f"expected {want}; got {_kind_of(inst)}", False
+        yield path, f"expected {_or(list(dict.fromkeys(_expected(sub))))}, got {_kind_of(inst)}", False
         return
     if v == "pattern":
-        yield path, f"{inst!r} is not allowed here ({sub.get('description', 'see the schema')})", False
+        rule = str(sub.get("description", "see the schema")).rstrip(".")
+        yield path, f"{inst!r} is not allowed here: {rule[:1].lower()}{rule[1:]}", False
+        return
+    if v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
+        bound = {"minimum": "at least", "exclusiveMinimum": "more than", "maximum": "at most"}.get(v, "less than")
+        yield path, f"must be {bound} {value}, got {_kind_of(inst)}", False
         return
     if v == "minProperties" and isinstance(inst, dict) and not inst:
         yield path, "must not be empty", False
@@ -146,4 +154,11 @@ def schema_problems(data: Any) -> list[SchemaProblem]:
                 continue
             seen.add(path)
             problems.append((path, message, at_key))
-    return problems
+    # A misspelt required key is one mistake, not two: keep "unknown key 'vaule' (did you mean 'value'?)" and
+    # drop "missing required key 'value'" beside it.
+    suggested = {(p[:-1], m.rsplit("'", 2)[-2]) for p, m, k in problems if k and "(did you mean '" in m}
+    return [
+        (p, m, k)
+        for p, m, k in problems
+        if not (m.startswith("missing required key '") and (p, m.split("'")[1]) in suggested)
+    ]

@@ -139,6 +139,8 @@ class Summary:
         variant = game.variant
         n = game.num_teams
         by_name = {b.name: ScoreStats("bonus") for b in variant.bonuses}
+        for b in game.deal_rules.opening:
+            by_name.setdefault(b.name, ScoreStats("bonus"))
         for a in variant.awards:
             by_name.setdefault(a.name, ScoreStats("award"))
         return cls(
@@ -200,6 +202,8 @@ class Summary:
                 plays += 1
                 for b in e["bonuses"]:
                     self._score(b["name"], "bonus", b["points"], scored_in_deal, nonzero)
+            elif kind == "opening":
+                self._score(e["name"], "bonus", e["points"], scored_in_deal, nonzero)
             elif kind == "deal_end":
                 self.deals += 1
                 _count(self.deal_length, plays)
@@ -399,7 +403,8 @@ class _Watcher:
             if self.leader is not None and leader != self.leader:
                 self.changes += 1
             self.leader = leader
-        if state.over and last_award is not None:
+        ended_by_score = state.over and self.game.variant.match.winner(totals, state.deal_no) == (True, state.winner)
+        if ended_by_score and last_award is not None:
             without = list(totals)
             without[last_award[0]] -= last_award[1]
             if self.game.variant.match.winner(without, state.deal_no) != (True, state.winner):
@@ -520,6 +525,9 @@ class _NoReporter:
         from piglia.errors import SpecError
 
         return SpecError(message, file="<batch>")
+
+    def newest(self, *paths: Any) -> Any:
+        return paths[0]
 
 
 def run_batch(batch: Batch) -> BatchResult:

@@ -54,8 +54,13 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
     for candidate in candidates:
         if candidate.is_file():
             return candidate.resolve()
+    if looks_like_path:
+        where = f"{_display(relative_to)}/ or " if relative_to is not None else ""
+        raise SpecError(f"no file {ref!r} in {where}the current directory", file=ref)
     known = builtin_names()
-    raise SpecError(f"no variant named {ref!r}{did_you_mean(ref, known)}; built-in: {', '.join(known)}", file=ref)
+    # name the close match if there is one; the full list belongs to `piglia list`, not to every message
+    hint = did_you_mean(ref, known) or "; `piglia list` shows the built-in variants"
+    raise SpecError(f"no variant named {ref!r}{hint}", file=ref)
 
 
 @dataclass
@@ -106,11 +111,20 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
         for key, value in over.items():
             sub = (*path, key)
             if value is None:
+                if key not in out:
+                    # a misspelt removal would otherwise pass silently and leave the inherited rule in play
+                    raise doc.error(
+                        sub,
+                        f"null removes an inherited key, but the variant it extends has no {format_path(sub)}"
+                        f"{did_you_mean(key, out)}",
+                        key=True,
+                    )
                 out.pop(key, None)
                 for p in [p for p in origin if p[: len(sub)] == sub]:
                     del origin[p]
             elif isinstance(value, dict) and isinstance(out.get(key), dict):
-                origin.setdefault(sub, doc)
+                # the newest file that wrote this mapping: a problem with it as a whole is shown there
+                origin[sub] = doc
                 out[key] = merge(out[key], value, sub)
             else:
                 for p in [p for p in origin if p[: len(sub)] == sub]:
@@ -130,6 +144,13 @@ def _drop_nulls(data: Any) -> Any:
     if isinstance(data, list):
         return [_drop_nulls(v) for v in data]
     return data
+
+
+class _CycleError(SpecError):
+    """``extends`` leads back to a file already on the chain."""
+
+    def __init__(self, error: SpecError) -> None:
+        super().__init__(error.message, file=error.file, line=error.line, col=error.col, path=error.path)
 
 
 def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
@@ -157,10 +178,14 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
     except SpecError as exc:
         raise doc.error(("extends",), exc.message) from None
     if parent in (*chain, path):
-        cycle = " -> ".join(p.name for p in (*chain, path, parent))
-        raise doc.error(("extends",), f"extends forms a cycle: {cycle}")
+        start = (*chain, path).index(parent)
+        cycle = " -> ".join(p.name for p in (*chain, path, parent)[start:])
+        raise _CycleError(doc.error(("extends",), f"extends forms a cycle: {cycle}"))
     try:
         base = _load_layers(parent, (*chain, path))
+    except _CycleError as exc:
+        # every file on the cycle is at fault in the same way: say so at this file's own extends
+        raise _CycleError(doc.error(("extends",), exc.message)) from None
     except SpecErrors as exc:
         raise doc.error(("extends",), f"the variant it extends has errors: {exc.errors[0].format()}") from None
     except SpecError as exc:
@@ -219,6 +244,13 @@ class _Reporter:
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
         doc, line, col = self.layered.locate(path, offset)
         return SpecError(message, file=doc.file, line=line, col=col, path=format_path(path))
+
+    def newest(self, *paths: Path) -> Path:
+        top = self.layered.top
+        for path in paths:
+            if path in self.layered.origin and self.layered.origin[path] is top:
+                return path
+        return paths[0]
 
 
 def validate_file(ref: str) -> list[SpecError]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from piglia.cards import Card
-from piglia.contexts import NO_PLAY, BonusEnv, DealEnv, PlayInfo
+from piglia.contexts import NO_PLAY, AwardEnv, BonusEnv, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.moves import Move
 from piglia.variant import Variant
@@ -79,10 +79,13 @@ class Game:
         last_capturer: int = -1,
         seed: int = 0,
         log: bool = True,
+        opening: bool = False,
     ) -> State:
         """A position set up by hand, with cards named by id: for examples, tests and teaching.
 
-        The stock is dealt from its first card. Cards not named anywhere are out of this deal.
+        The stock is dealt from its first card. Cards not named anywhere are out of this deal. With ``opening``
+        the position is the start of a deal, and the variant's opening bonuses (``deal.opening``) are applied to
+        it; otherwise it may be any moment of a deal and they are not.
         """
         deck = self.variant.deck
 
@@ -94,12 +97,14 @@ class Game:
         state.deal_no = deal
         if totals is not None:
             state.totals = list(totals)
-        state.start_deal([ids(h) for h in hands], ids(table), ids(stock))
+        state.start_deal([ids(h) for h in hands], ids(table), ids(stock), opening=False)
         if piles is not None:
             state.piles = [ids(p) for p in piles]
         if to_move is not None:
             state.to_move = to_move
         state.last_capturer = last_capturer
+        if opening:
+            state.apply_opening()
         return state
 
     def header(self, seed: int) -> Event:
@@ -272,8 +277,13 @@ class State:
         redeal = self.game.deal_rules.redeal
         return redeal is not None and bool(redeal(DealEnv(tuple(table), self.dealer)))
 
-    def start_deal(self, hands: Sequence[Sequence[int]], table: Sequence[int], stock: Sequence[int]) -> None:
-        """Begin the current deal with these hands, table and stock (the stock's first card is dealt first)."""
+    def start_deal(
+        self, hands: Sequence[Sequence[int]], table: Sequence[int], stock: Sequence[int], *, opening: bool = True
+    ) -> None:
+        """Begin the current deal with these hands, table and stock (the stock's first card is dealt first).
+
+        Then the opening bonuses of the variant are applied, unless ``opening`` is false.
+        """
         if not self.needs_deal:
             raise PigliaError("a deal is in progress")
         self.hands = [sorted(h) for h in hands]
@@ -287,18 +297,71 @@ class State:
         self.deal_scores = []
         self.needs_deal = False
         self.to_move = (self.dealer + self.game.players.lead_offset) % self.game.num_players
-        if self.events is None:
+        if self.events is not None:
+            self._log(
+                {
+                    "event": "deal",
+                    "deal": self.deal_no,
+                    "dealer": self.dealer,
+                    "hands": [self._ids(h) for h in self.hands],
+                    "table": self._ids(self.table),
+                    "stock": len(self.stock),
+                }
+            )
+        if opening:
+            self.apply_opening()
+
+    def apply_opening(self) -> None:
+        """Score the opening bonuses (``deal.opening``) on the table as dealt, for the dealer's team.
+
+        Each one that holds is logged as an ``opening`` event; the cards it takes go to the dealer's team and
+        count as the dealer's capture (for the leftover). Bonuses are checked in order, each on the table that
+        the ones before it left.
+        """
+        bonuses = self.game.deal_rules.opening
+        if not bonuses:
             return
-        self._log(
-            {
-                "event": "deal",
-                "deal": self.deal_no,
-                "dealer": self.dealer,
-                "hands": [self._ids(h) for h in self.hands],
-                "table": self._ids(self.table),
-                "stock": len(self.stock),
-            }
-        )
+        dealer = self.dealer
+        team = self.game.players.team_of[dealer]
+        for bonus in bonuses:
+            env = DealEnv(tuple(self.table), dealer)
+            if not bonus.when(env):
+                continue
+            points = int(bonus.points(env))
+            taken: list[int] = []
+            if bonus.take is not None:
+                wanted = set(bonus.take(env))
+                taken = sorted(c for c in self.table if c in wanted)
+                self.table = [c for c in self.table if c not in wanted]
+                self.piles[team].extend(taken)
+                if taken:
+                    self.last_capturer = dealer
+            self.deal_points[team] += points
+            self.deal_scores.append((bonus.name, team, points))
+            self._log(
+                {
+                    "event": "opening",
+                    "deal": self.deal_no,
+                    "player": dealer,
+                    "name": bonus.name,
+                    "points": points,
+                    "captured": self._ids(taken),
+                }
+            )
+            if taken and self._instant_win(team):
+                return
+
+    def _instant_win(self, team: int) -> bool:
+        """End the match at once if ``team``'s pile meets the variant's ``match.instant_win`` condition."""
+        match = self.game.variant.match
+        if match.instant_win is None or self.over:
+            return False
+        if not match.instant_win(AwardEnv(tuple(self.piles[team]), team, self.deal_no)):
+            return False
+        self.over = True
+        self.winner = team
+        self._log({"event": "match_end", "totals": list(self.totals), "winner": team, "reason": match.instant_reason})
+        return True
 
     def refill(self, hands: Sequence[Sequence[int]] | None = None) -> None:
         """Deal the hands again from the stock: from its top, or (replaying) these given cards."""
@@ -468,6 +531,8 @@ class State:
                 }
             )
         self.to_move = (seat + 1) % game.num_players
+        if captured and variant.match.instant_win is not None and self._instant_win(team):
+            return
         if not last_play:
             if self.stock and not any(self.hands) and self.auto_deal:
                 self.refill()
@@ -508,6 +573,11 @@ class State:
                     "totals": list(self.totals),
                 }
             )
+        # An instant win by the leftover still closes the deal (awards, totals) before the match ends.
+        if leftover_team is not None and self._instant_win(leftover_team):
+            if self.observer is not None:
+                self.observer(self)
+            return
         if over:
             self.over = True
             self.winner = winner

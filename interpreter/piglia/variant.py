@@ -16,7 +16,7 @@ from piglia.contexts import BONUS_SCOPE
 from piglia.mechanics.awards import Award
 from piglia.mechanics.capture import Capture, CaptureKind
 
-__all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "PlayerRules", "Variant"]
+__all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "PlayerRules", "Variant"]
 
 Expr = Callable[[Any], Any]
 
@@ -99,6 +99,16 @@ class PlayerRules:
 
 
 @dataclass(frozen=True)
+class OpeningBonus:
+    """A bonus on the opening table for the dealer's team, which may take table cards (``deal.opening``)."""
+
+    name: str
+    when: Expr  # DealEnv -> bool
+    points: Expr  # DealEnv -> int
+    take: Expr | None  # DealEnv -> cards taken from the table; None: nothing
+
+
+@dataclass(frozen=True)
 class DealRules:
     """How a deal is dealt."""
 
@@ -107,6 +117,7 @@ class DealRules:
     refill: bool
     redeal: Expr | None
     redeal_reason: str
+    opening: tuple[OpeningBonus, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,6 +126,8 @@ class MatchRules:
 
     target: int | None
     deals: int | None
+    instant_win: Expr | None = None  # AwardEnv -> bool: the team wins at once
+    instant_reason: str = ""
 
     def winner(self, totals: Sequence[int], deals_played: int) -> tuple[bool, int | None]:
         """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""

@@ -130,12 +130,15 @@ class _Builder:
     def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
-            raise self._error(node, "the file expands to too many values (YAML aliases nested too deep?)")
+            raise self._error(
+                node, f"the file expands to too many values (over {MAX_NODES}): YAML aliases (*name) repeat too much"
+            )
         if depth > MAX_DEPTH:
             raise self._error(node, f"the file nests deeper than {MAX_DEPTH} levels")
         self.doc.values.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if node.tag not in _PLAIN_TAGS:
-            raise self._error(node, f"YAML tag {node.tag!r} is not allowed: rule files hold plain data", path)
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            raise self._error(node, f"YAML tag {tag!r} is not allowed: rule files hold plain data", path)
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
@@ -144,7 +147,7 @@ class _Builder:
                 key = str(key_node.value)
                 if key in out:
                     first = self.doc.keys.get((*path, key), (0, 0))[0]
-                    raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", path)
+                    raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", (*path, key))
                 self.doc.keys[(*path, key)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
                 out[key] = self.build(value_node, (*path, key), depth + 1)
             return out
@@ -174,6 +177,32 @@ class _Builder:
         )
 
 
+def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
+    """PyYAML's complaint in words that say what to fix, at the place to fix it."""
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or "malformed YAML"
+    context = exc.context or ""
+    start = exc.context_mark
+    opened = f"line {start.line + 1}, column {start.column + 1}" if start else "above"
+    if "'\\t'" in problem or "\t" in problem:
+        problem = "a tab character: YAML indents with spaces only"
+    elif "mapping values are not allowed" in problem:
+        problem = "a ':' that cannot start a value here: is this line indented too far, or does a text need quotes?"
+    elif "end of stream" in problem and "quoted scalar" in context:
+        # the end of the file is not where the mistake is: point at the quote that was never closed
+        mark = start or mark
+        problem = "a quoted text is never closed: add the closing quote"
+    elif "flow mapping" in context or "flow sequence" in context:
+        bracket = "{" if "mapping" in context else "["
+        problem = f"the '{bracket}' opened on {opened} is not closed before this ({problem})"
+    elif "another document" in problem:
+        problem = "a second YAML document ('---'): a rule file is one document"
+    elif context and context not in problem:
+        problem = f"{problem} ({context})"
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    return SpecError(f"YAML syntax error: {problem}", file=file, line=line, col=col)
+
+
 def load_yaml(text: str, file: str) -> YamlDoc:
     """Load one YAML document safely; raise :class:`SpecError` with a position for any problem."""
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
@@ -183,12 +212,7 @@ def load_yaml(text: str, file: str) -> YamlDoc:
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = exc.problem or "malformed YAML"
-        if exc.context and exc.context not in problem:
-            problem = f"{problem} ({exc.context})"
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        raise SpecError(f"YAML syntax error: {problem}", file=file, line=line, col=col) from None
+        raise _syntax_error(exc, file) from None
     except yaml.YAMLError as exc:
         raise SpecError(f"YAML error: {exc}", file=file) from None
     finally:

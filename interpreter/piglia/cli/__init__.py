@@ -18,7 +18,7 @@ from piglia.errors import PigliaError
 __all__ = ["main"]
 
 # Adding a command: write piglia/cli/<name>.py with register(subparsers) and list it here.
-COMMANDS = ["validate", "simulate", "compare", "replay", "catalog"]
+COMMANDS = ["validate", "simulate", "compare", "replay", "catalog", "rules"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,10 +1,9 @@
 """The condition and scoring DSL: small expressions in variant files, compiled once to closures.
 
->>> from piglia.dsl import T, compile_expr  # doctest: +SKIP
->>> rule = compile_expr("count(pile where suit == coins)", scope={"pile": T.CARDS}, deck=deck, expected=T.INT)
->>> rule.fn(env)  # reads env.pile  # doctest: +SKIP
+Given a deck, ``compile_expr("count(pile where court)", scope={"pile": T.CARDS}, deck=deck, expected=T.INT)``
+returns a :class:`Compiled` whose ``fn(env)`` reads ``env.pile``.
 
-The language is described in docs/dsl.md; the grammar is grammar/dsl.lark.
+The language is described in docs/language.md (Expressions); the grammar is grammar/dsl.lark.
 """
 
 from piglia.dsl.compiler import Compiled, compile_expr

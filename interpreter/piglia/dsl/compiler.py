@@ -57,7 +57,7 @@ from piglia.dsl.nodes import (
 from piglia.dsl.parser import parse
 from piglia.errors import DslError, DslNameError, DslTypeError, did_you_mean
 
-__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr"]
+__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr", "compile_reference"]
 
 Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
 EnvFn = Callable[[Any], Any]  # env -> value
@@ -250,13 +250,13 @@ class _Ctx:
     """What names mean at one point of the expression."""
 
     local: Mapping[str, tuple[int, T]] = field(default_factory=dict)  # comprehension variables: slot, type
-    card: int | None = None  # slot of the card that bare `suit`, `rank`... refer to, inside a `where`
+    card: Code | None = None  # the card that bare `suit`, `rank`... refer to: a `where`'s, or a filter's
 
     def bind(self, name: str, slot: int, t: T) -> _Ctx:
         return _Ctx({**self.local, name: (slot, t)}, self.card)
 
-    def with_card(self, slot: int) -> _Ctx:
-        return _Ctx(self.local, slot)
+    def with_card(self, card: Code) -> _Ctx:
+        return _Ctx(self.local, card)
 
 
 @dataclass(frozen=True)
@@ -308,10 +308,21 @@ def _props(deck: Deck) -> dict[str, _Prop]:
     return props
 
 
+def _hint(word: str, names: list[str], what: str) -> str:
+    """A close name if there is one, else the whole (short) list: `8` is close to no rank of a 40-card deck."""
+    close = did_you_mean(word, names)
+    if close or len(names) > 20:
+        return close
+    return f" (the {what} are {', '.join(names)})"
+
+
 class _Compiler:
     """Compiles one expression; holds the deck's arrays (with sentinels) and the variables allocated."""
 
-    def __init__(self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str]) -> None:
+    def __init__(
+        self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str], *, fold: bool = True
+    ) -> None:
+        self.fold = fold  # False: no constants, tables or fast loops (the reference for tests)
         self.scope = scope
         self.deck = deck
         self.known_elsewhere = known_elsewhere
@@ -335,7 +346,10 @@ class _Compiler:
         slot = len(self.domains)
         domain = (*range(self.sizes[t]), -1)
         self.domains.append(domain)
-        self.idents.append(_tab(t, slot, domain))
+        if self.fold:
+            self.idents.append(_tab(t, slot, domain))
+        else:
+            self.idents.append(_gen(t, lambda e, fr: fr[slot], frozenset((slot,)), False, 1))
         return slot
 
     def frame(self) -> list[int]:
@@ -343,10 +357,10 @@ class _Compiler:
 
     def lift(self, t: T, f: Callable[..., Any], args: Sequence[Code], cost: int = 1) -> Code:
         """The code for ``f(*args)`` (f pure), folded as far as the arguments allow."""
-        if all(a.kind is Kind.CONST for a in args):
+        if self.fold and all(a.kind is Kind.CONST for a in args):
             return _const(t, f(*[a.value for a in args]))
         slots = {a.slot for a in args if a.kind is Kind.TAB}
-        if len(slots) == 1 and all(a.kind in (Kind.CONST, Kind.TAB) for a in args):
+        if self.fold and len(slots) == 1 and all(a.kind in (Kind.CONST, Kind.TAB) for a in args):
             (slot,) = slots
             n = len(self.domains[slot])
             columns = [a.table if a.kind is Kind.TAB else (a.value,) * n for a in args]
@@ -359,7 +373,7 @@ class _Compiler:
 
     def settle(self, code: Code) -> Code:
         """Fold a general code that does not read the environment into a constant or a table."""
-        if code.kind is not Kind.GEN or code.env or len(code.deps) > 1:
+        if not self.fold or code.kind is not Kind.GEN or code.env or len(code.deps) > 1:
             return code
         if not code.deps:
             if code.cost > _FOLD_BUDGET:
@@ -464,7 +478,7 @@ class _Compiler:
             self.names.add(ident)
             return _env(self.scope[ident], operator.attrgetter(ident), 1, path=ident)
         if ctx.card is not None and (ident in _CARD_ATTRS or ident in self.props):
-            return self.attribute(self.idents[ctx.card], node)
+            return self.attribute(ctx.card, node)
         if ident == "suits":
             return _const(T.SUITS, tuple(range(len(deck.suits))))
         if ident == "ranks":
@@ -483,9 +497,15 @@ class _Compiler:
         ident = node.id
         where = {"offset": node.offset, "length": node.length}
         if ident[:1].isdigit():
-            return DslNameError(f"unknown card {ident!r}{did_you_mean(ident, self.deck.by_id)}", **where)
+            hint = did_you_mean(ident, self.deck.by_id) or (
+                f" (a card id is a rank id then a suit id, such as {self.deck.cards[0].id!r})"
+                if self.deck.cards
+                else ""
+            )
+            return DslNameError(f"unknown card {ident!r}{hint}", **where)
         if ident in self.known_elsewhere:
-            return DslNameError(f"{ident!r} is not available here", **where)
+            sees = ", ".join(self.scope) or "no variables"
+            return DslNameError(f"{ident!r} is not available here (this expression sees {sees})", **where)
         if ident in self.deck.tables:
             return DslNameError(f"{ident!r} is a table: look a value up with {ident}[...]", **where)
         if ident in FUNCTIONS:
@@ -510,7 +530,7 @@ class _Compiler:
         rank = deck.rank_by_name.get(word) or next((r for r in deck.ranks if r.id == word), None)
         if rank is None:
             names = [r.name for r in deck.ranks]
-            raise DslNameError(f"unknown rank {word!r}{did_you_mean(word, names)}", node.offset, length=node.length)
+            raise DslNameError(f"unknown rank {word!r}{_hint(word, names, 'ranks')}", node.offset, length=node.length)
         return _const(T.RANK, rank.index)
 
     def coerce(self, node: Expr, code: Code, want: T) -> Code:
@@ -528,7 +548,7 @@ class _Compiler:
         if suit is None:
             names = [s.name for s in deck.suits]
             raise DslNameError(
-                f"unknown suit {word!r}{did_you_mean(word, names)}", node.suit.offset, length=node.suit.length
+                f"unknown suit {word!r}{_hint(word, names, 'suits')}", node.suit.offset, length=node.suit.length
             )
         return _const(T.CARD, suit.index * len(deck.ranks) + rank)
 
@@ -676,11 +696,11 @@ class _Compiler:
         """``left and right`` (or ``or``), short-circuit: the right side runs only when it decides."""
         # Every expression is pure, so a constant on either side decides or drops out.
         for known, other in ((left, right), (right, left)):
-            if known.kind is Kind.CONST:
+            if self.fold and known.kind is Kind.CONST:
                 if known.value == is_and:  # `true and x`, `false or x`
                     return other
                 return _const(T.BOOL, not is_and)
-        if left.kind is Kind.TAB and right.kind is Kind.TAB and left.slot == right.slot:
+        if self.fold and left.kind is Kind.TAB and right.kind is Kind.TAB and left.slot == right.slot:
             return self.lift(T.BOOL, (lambda a, b: a and b) if is_and else (lambda a, b: a or b), [left, right])
         cost = left.cost + right.cost + 1
         if not left.deps and not right.deps:
@@ -694,7 +714,7 @@ class _Compiler:
     def if_else(self, node: IfElse, ctx: _Ctx) -> Code:
         """``body if test else orelse``; only the chosen branch runs."""
         test = self.expr(node.test, ctx)
-        self.need(test, node.test, T.BOOL, "the condition of 'if'")
+        self.need(test, node.test, T.BOOL, "'if'")
         body, orelse = self.expr(node.body, ctx), self.expr(node.orelse, ctx)
         body = self.coerce(node.body, body, orelse.type)
         orelse = self.coerce(node.orelse, orelse, body.type)
@@ -705,10 +725,10 @@ class _Compiler:
                 length=node.length,
             )
         t = body.type
-        if test.kind is Kind.CONST:
+        if self.fold and test.kind is Kind.CONST:
             return body if test.value else orelse
         parts = (test, body, orelse)
-        if all(p.kind in (Kind.CONST, Kind.TAB) for p in parts):
+        if self.fold and all(p.kind in (Kind.CONST, Kind.TAB) for p in parts):
             return self.lift(t, lambda c, a, b: a if c else b, parts)
         cost = test.cost + max(body.cost, orelse.cost) + 1
         if not (test.deps or body.deps or orelse.deps):
@@ -726,7 +746,7 @@ class _Compiler:
         coll = self.expr(node.coll, ctx)
         self.need(coll, node.coll, T.CARDS, "'where'")
         slot = self.new_slot(T.CARD)
-        cond = self.expr(node.cond, ctx.with_card(slot))
+        cond = self.expr(node.cond, ctx.with_card(self.idents[slot]))
         self.need(cond, node.cond, T.BOOL, "'where'")
         return _Loop(coll, slot, cond, self.idents[slot], node.coll)
 
@@ -744,7 +764,7 @@ class _Compiler:
         inner = ctx.bind(node.var.id, slot, element_type)
         cond = None
         if node.cond is not None:
-            cond_ctx = inner.with_card(slot) if element_type is T.CARD else inner
+            cond_ctx = inner.with_card(self.idents[slot]) if element_type is T.CARD else inner
             cond = self.expr(node.cond, cond_ctx)
             self.need(cond, node.cond, T.BOOL, "'where'")
         return _Loop(coll, slot, cond, self.expr(node.element, inner), node.element)
@@ -856,7 +876,7 @@ class _Compiler:
         slot, coll = loop.slot, loop.coll
         size = len(self.domains[slot])
         finish = _FINISH[agg]
-        if cond is not None and cond.kind is Kind.CONST:
+        if self.fold and cond is not None and cond.kind is Kind.CONST:
             if not cond.value:
                 return _const(rt, finish([]))  # nothing passes, whatever the collection
             cond = None
@@ -864,14 +884,14 @@ class _Compiler:
         def on_slot(code: Code | None) -> bool:
             return code is None or code.kind is Kind.CONST or (code.kind is Kind.TAB and code.slot == slot)
 
-        if on_slot(cond) and on_slot(elem):
+        if self.fold and on_slot(cond) and on_slot(elem):
             mask = None if cond is None else cond.table
             values = None if elem is None else (elem.table if elem.kind is Kind.TAB else (elem.value,) * size)
             return self.lift(rt, _fast(agg, mask, values), [coll], cost=size)
 
         inner = [p for p in (cond, elem) if p is not None]
         outer = frozenset().union(*(p.deps for p in inner)) - {slot}
-        if len(outer) == 1 and not any(p.env for p in inner):
+        if self.fold and len(outer) == 1 and not any(p.env for p in inner):
             # The condition or element also reads one enclosing variable (`c.suit == s`): build the
             # fast form once per value of that variable, and pick it at run time.
             (other,) = outer
@@ -893,7 +913,7 @@ class _Compiler:
         run = _general(finish, slot, coll.fn, None if cond is None else cond.fn, None if elem is None else elem.fn)
         if deps:
             return self.settle(_gen(rt, run, deps, env, cost))
-        if not env and cost <= _FOLD_BUDGET:
+        if self.fold and not env and cost <= _FOLD_BUDGET:
             return _const(rt, run(None, self.frame()))
         # The outermost loop of a nest owns the frame its variables live in.
         return _env(rt, _with_frame(run, len(self.domains)), cost)
@@ -938,7 +958,7 @@ def _general(finish: Callable[[list[Any]], Any], slot: int, coll: Fn, cond: Fn |
             return finish(out)
 
         return run_both
-    return lambda e, fr: finish(list(coll(e, fr)))  # pragma: no cover - such loops take the fast path
+    return lambda e, fr: finish(list(coll(e, fr)))
 
 
 def _fast(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] | None) -> Callable[[Any], Any]:
@@ -988,17 +1008,54 @@ def compile_expr(
     deck: Deck,
     expected: T | tuple[T, ...],
     known_elsewhere: Collection[str] = (),
+    bare_card: str | None = None,
 ) -> Compiled:
     """Parse, type-check and compile ``text`` into a :class:`Compiled`.
 
     ``scope`` maps the variables the expression may read to their types; ``known_elsewhere`` names the
     variables of other scopes, for the message "'x' is not available here". The result's type must be
     ``expected`` (or one of them). Raises :class:`DslSyntaxError`, :class:`DslNameError` or
-    :class:`DslTypeError`, each with the offset of the problem in ``text``.
+    :class:`DslTypeError`, each with the offset of the problem in ``text``. ``bare_card`` names a card variable
+    of ``scope`` whose attributes may be written bare, as inside a ``where`` (a capture filter's ``not court``).
     """
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=True, bare_card=bare_card)
+
+
+def compile_reference(
+    text: str,
+    *,
+    scope: Mapping[str, T],
+    deck: Deck,
+    expected: T | tuple[T, ...],
+    known_elsewhere: Collection[str] = (),
+    bare_card: str | None = None,
+) -> Compiled:
+    """Like :func:`compile_expr`, without constant folding, tables or fast loops.
+
+    Every node runs as a plain closure, so this is slow; tests compare it with :func:`compile_expr` to
+    check that the optimisations do not change any value.
+    """
+    return _compile(text, scope, deck, expected, known_elsewhere, fold=False, bare_card=bare_card)
+
+
+def _compile(
+    text: str,
+    scope: Mapping[str, T],
+    deck: Deck,
+    expected: T | tuple[T, ...],
+    known_elsewhere: Collection[str],
+    *,
+    fold: bool,
+    bare_card: str | None = None,
+) -> Compiled:
     ast = parse(text)
-    compiler = _Compiler(scope, deck, known_elsewhere)
-    code = compiler.expr(ast, _Ctx())
+    compiler = _Compiler(scope, deck, known_elsewhere, fold=fold)
+    ctx = _Ctx()
+    if bare_card is not None:
+        assert scope.get(bare_card) is T.CARD, bare_card
+        compiler.names.add(bare_card)
+        ctx = ctx.with_card(_env(T.CARD, operator.attrgetter(bare_card), 1, path=bare_card))
+    code = compiler.expr(ast, ctx)
     wanted = (expected,) if isinstance(expected, T) else tuple(expected)
     if code.type not in wanted and T.RANK in wanted:
         code = compiler.coerce(ast, code, T.RANK)

@@ -83,7 +83,7 @@ class Attr(Expr):
 
 @dataclass(frozen=True)
 class Lookup(Expr):
-    """A table lookup: ``primiera[c.rank]``."""
+    """A table lookup: ``points[c.rank]``."""
 
     table: Name
     key: Expr

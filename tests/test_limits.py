@@ -1,0 +1,131 @@
+"""Limits (issue 4): no rule file or expression can make Piglia use unbounded memory or time.
+
+No test here is timed (speed is measured in benchmarks/): a limit is shown by a clean refusal, and work that
+must finish is run in a thread with a generous bound so that a hang fails the test instead of the suite.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+from piglia.errors import SpecError
+from piglia.spec import load_variant, validate_file
+from piglia.yamlpos import MAX_FILE_BYTES, load_yaml
+
+R = TypeVar("R")
+HANG = 120.0  # seconds: far beyond what any of these needs, only there to turn a hang into a failure
+
+
+def finishes(fn: Callable[[], R]) -> R:
+    """``fn()``, failing the test if it has not returned within ``HANG`` seconds."""
+    box: list[R] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            box.append(fn())
+        except BaseException as exc:  # handed to the test thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(HANG)
+    assert not thread.is_alive(), "did not finish"
+    if errors:
+        raise errors[0]
+    return box[0]
+
+
+def test_a_rule_file_over_1_mib_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "big.yaml"
+    filler = "# " + "x" * 98 + "\n"
+    path.write_text("name: big\nextends: scopa\n" + filler * (MAX_FILE_BYTES // len(filler) + 1))
+    assert path.stat().st_size > MAX_FILE_BYTES
+    errors = validate_file(str(path))
+    assert [e.message for e in errors] == ["the file is larger than 1024 KiB; rule files are small"]
+
+
+def test_a_rule_file_just_under_the_limit_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "fine.yaml"
+    filler = "# " + "x" * 98 + "\n"
+    path.write_text("name: fine\nextends: scopa\n" + filler * (MAX_FILE_BYTES // len(filler) - 1))
+    assert validate_file(str(path)) == []
+
+
+@pytest.mark.parametrize("levels", [9, 30])
+def test_billion_laughs_is_refused_without_expanding(levels: int) -> None:
+    # 10 ** levels values if expanded: 10^30 could never fit in memory, so refusing it proves the bound
+    lines = ["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels)]
+    with pytest.raises(SpecError, match="too many values"):
+        finishes(lambda: load_yaml("\n".join(lines) + "\n", "laughs.yaml"))
+
+
+def test_deeply_nested_yaml_is_refused() -> None:
+    text = "a: " + "[" * 200 + "]" * 200 + "\n"
+    with pytest.raises(SpecError, match="nests deeper"):
+        load_yaml(text, "deep.yaml")
+
+
+def test_yaml_is_loaded_safely_no_tag_constructs_an_object(tmp_path: Path) -> None:
+    for tag in ("!!python/object/apply:os.system [touch pwned]", "!!python/name:os.system", "!custom 1"):
+        path = tmp_path / "tag.yaml"
+        path.write_text(f"name: t\nextends: scopa\ntitle: {tag}\n")
+        (error,) = validate_file(str(path))
+        assert "is not allowed: rule files hold plain data" in error.message
+        assert error.path == "title"
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_deep_expression_nesting_in_a_rule_file_is_bounded(tmp_path: Path) -> None:
+    deep = "(" * 500 + "1" + ")" * 500
+    path = tmp_path / "deep.yaml"
+    path.write_text(f"name: deep\nextends: scopa\nawards:\n  cards: {{points: 1, most: '{deep}'}}\n")
+    (error,) = finishes(lambda: validate_file(str(path)))
+    assert error.path == "awards.cards.most" and "nested too deeply" in error.message
+
+
+SMALL_VALUES = """\
+name: small-values
+deck:
+  suits: [{name: a, id: a}, {name: b, id: b}, {name: c, id: c}, {name: d, id: d},
+          {name: e, id: e}, {name: f, id: f}, {name: g, id: g}, {name: h, id: h}]
+  ranks:
+    - {name: one, id: "1", value: 1}
+    - {name: two, id: "2", value: 2}
+    - {name: three, id: "3", value: 3}
+    - {name: four, id: "4", value: 4}
+    - {name: five, id: "5", value: 5}
+    - {name: ten, id: T, value: 10}
+players: {count: 2}
+deal: {hand: 3, table: 0, refill: true}
+capture:
+  kinds:
+    sum: {type: sum}
+match: {deals: 1}
+"""
+
+
+def test_a_table_of_40_small_cards_lists_every_capture(tmp_path: Path) -> None:
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL_VALUES)
+    variant = load_variant(str(path))
+    deck = variant.deck
+    table = [c.index for c in deck.cards if c.rank.value < 10]
+    assert len(table) == 40
+    played = deck.by_id["Ta"].index
+    options = finishes(lambda: variant.capture.options(played, table))
+    # oracle: the number of subsets of the table adding up to 10, by dynamic programming over the cards
+    ways = [1] + [0] * 10
+    for c in table:
+        v = deck.value_of[c]
+        for total in range(10, v - 1, -1):
+            ways[total] += ways[total - v]
+    assert len(options) == ways[10] == 64972
+    assert len(set(options)) == len(options)
+    assert all(sum(deck.value_of[c] for c in cap) == 10 for cap, _ in options)

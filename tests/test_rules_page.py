@@ -1,0 +1,368 @@
+"""Rules pages (`piglia rules`): RULES.md section 1 read back from the rule file, catalogs, docs, HTML.
+
+Expected facts come from RULES.md; the page is generated from variants/scopa.yaml. Each test names the rule
+ids whose content it checks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import string
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+
+import piglia
+from piglia.locales import languages, load_catalog
+from piglia.rulespage import find_example, render_html, render_markdown
+from piglia.spec import builtin_names, load_variant
+from piglia.state import Game
+from piglia.variant import Variant
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def page(scopa: Variant) -> str:
+    return render_markdown(scopa, "en")
+
+
+def flat(text: str) -> str:
+    """The page without Markdown emphasis and with single spaces, so facts can be searched as plain text."""
+    return " ".join(text.replace("**", "").split())
+
+
+def section(text: str, title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert match, f"no section {title!r}"
+    return flat(match.group(1))
+
+
+# -- RULES.md section 1, rule by rule ---------------------------------------------------------------------
+
+
+def test_S0_1_objective_capture_and_clear_the_table(page: str) -> None:
+    objective = section(page, "Objective")
+    assert "Capture cards from the table" in objective and "clearing the table" in objective
+
+
+def test_S0_2_result_checked_only_after_each_deal(page: str) -> None:
+    assert "checked only after each deal: reaching 11 during play does not end the game early" in flat(page)
+
+
+def test_S1_1_forty_cards_three_each_four_on_the_table(page: str) -> None:
+    assert "40 cards: 4 suits (coins, cups, swords and clubs), each with 10 ranks" in flat(page)
+    deal = section(page, "The deal")
+    assert "deals 3 cards to each player, one at a time" in deal
+    assert "then 4 cards face up on the table" in deal
+    assert "The other 30 cards are the stock" in deal
+
+
+def test_S1_2_non_dealer_leads(page: str) -> None:
+    assert "the non-dealer leads" in section(page, "Players")
+
+
+def test_S1_3_three_re_on_the_opening_table_same_dealer_deals_again(page: str) -> None:
+    deal = section(page, "The deal")
+    assert "Misdeal: if, once the cards are dealt, the number of cards of rank re on the table is at least 3" in deal
+    assert "the same dealer shuffles and deals again" in deal
+
+
+@pytest.mark.parametrize(
+    ("rank", "value"),
+    [("asso", 1), ("2", 2), ("3", 3), ("4", 4), ("5", 5), ("6", 6), ("7", 7), ("fante", 8), ("cavallo", 9), ("re", 10)],
+)
+def test_S1_4_capture_values(page: str, rank: str, value: int) -> None:
+    assert re.search(rf"^\| {rank} \| {value} \|", page, re.M)
+
+
+def test_S1_4_courts_take_part_in_sums(page: str) -> None:
+    assert "Courts (face cards): fante, cavallo and re" in flat(page)
+    assert "Courts take part in sums too" in flat(page)
+
+
+def test_S2_1_to_S2_4_and_S2_6_a_turn(page: str) -> None:
+    turn = section(page, "Playing a turn")
+    assert "play one card from your hand" in turn  # S2.1
+    assert "1. match: one table card of the same value as the played card" in turn  # S2.2
+    assert "2. sum: a group of table cards whose values add up to the played card's value" in turn  # S2.3
+    assert "sum: only when match can take nothing with the played card" in turn  # S2.3
+    assert "When several captures are possible, the player chooses one" in turn  # S2.2, S2.3
+    assert "Capturing is mandatory" in turn  # S2.4
+    assert "puts the played card and the captured cards on the player's pile" in turn  # S2.6
+    assert "A card that captures nothing stays face up on the table" in turn  # S2.5
+
+
+def test_S2_5_the_example_shows_a_match_before_a_sum(page: str) -> None:
+    # S2.5: with a card of the same value on the table, only single cards; without it, the sum is taken.
+    example = flat(page.split("### Example", 1)[1].split("\n## ", 1)[0])
+    assert "(match)" in example and "(sum)" in example
+    assert "Not allowed:" in example and "because a capture of higher priority is possible" in example
+    assert "Without " in example
+
+
+def test_S2_5_the_example_is_what_the_engine_allows(scopa: Variant) -> None:
+    # The example's moves are legal_moves() of its position, and the match really excludes the sum (S2.3).
+    ex = find_example(scopa)
+    deck = scopa.deck
+    played = deck.cards[ex.played]
+    assert all(len(cap) == 1 and deck.cards[cap[0]].value == played.value for cap, _, _ in ex.moves)
+    assert ex.excluded and all(sum(deck.cards[c].value for c in cap) == played.value for cap, _ in ex.excluded)
+    spare = [c.id for c in deck.cards if c.index not in ex.table and c.index != ex.played]
+    state = Game(scopa).position(
+        hands=[[played.id, spare[0]], [spare[1]]], table=[deck.cards[c].id for c in ex.table], to_move=0
+    )
+    legal = {tuple(c.index for c in m.captured) for m in state.legal_moves() if m.card == played}
+    assert legal == {cap for cap, _, _ in ex.moves}
+
+
+def test_S2_7_turns_alternate_and_refill(page: str) -> None:
+    assert "With two players, turns alternate" in flat(page)
+    assert (
+        "When every hand is empty and the stock is not, the dealer deals 3 more cards to each player; none to the table"
+        in flat(page)
+    )
+
+
+def test_S3_1_scopa_one_point_except_on_the_last_play(page: str) -> None:
+    assert (
+        "scopa: 1 point for a capture when there are no cards left on the table after the play, "
+        "except on the last play of the deal"
+    ) in section(page, "Bonuses during play")
+
+
+def test_S3_2_leftovers_to_the_last_capturer_without_scopa(page: str) -> None:
+    assert "the cards left on the table go to the player who made the last capture, with no bonus for them" in flat(
+        page
+    )
+
+
+def test_S3_3_four_awards_one_point_each_ties_give_nothing(page: str) -> None:
+    end = section(page, "Scoring at the end of a deal")
+    assert "cards: 1 point to the player for whom the number of cards in the pile is the highest" in end
+    assert "coins: 1 point to the player for whom the number of cards of suit coins in the pile is the highest" in end
+    assert "settebello: 1 point to the player who captures the 7 of coins" in end
+    assert "primiera: 1 point to the player for whom" in end
+    assert end.count("A tie gives nothing to anybody") == 3  # the three majorities; the settebello cannot tie
+
+
+@pytest.mark.parametrize(
+    ("rank", "value"),
+    [
+        ("7", 21),
+        ("6", 18),
+        ("asso", 16),
+        ("5", 15),
+        ("4", 14),
+        ("3", 13),
+        ("2", 12),
+        ("fante", 10),
+        ("cavallo", 10),
+        ("re", 10),
+    ],
+)
+def test_S3_4_primiera_values(page: str, rank: str, value: int) -> None:
+    assert "| primiera |" in page
+    assert re.search(rf"^\| {rank} \| \d+ \| (yes|no) \| {value} \|$", page, re.M)
+
+
+def test_S3_4_primiera_needs_every_suit_and_adds_each_suits_best(page: str) -> None:
+    end = section(page, "Scoring at the end of a deal")
+    assert "the sum, over every suit, of the highest primiera value among the cards of that suit in the pile" in end
+    assert "for every suit, there is at least one card of that suit in the pile" in end
+    assert "they differ from the capture values" in flat(page)
+
+
+def test_S3_5_match_to_11_more_than_the_opponent_ties_play_on(page: str) -> None:
+    end = section(page, "End of the match")
+    assert "at least 11 points and more points than every other wins the match" in end
+    assert "If the leaders are tied at 11 or more, another deal is played" in end
+    assert "added to each player's match total" in flat(page)
+
+
+def test_S3_6_dealer_alternates(page: str) -> None:
+    assert "the dealer alternates after each completed deal" in section(page, "Players")
+
+
+def test_page_keeps_description_and_sources(scopa: Variant, page: str) -> None:
+    assert " ".join(scopa.description.split()) in page
+    assert all(source in page for source in scopa.sources)
+
+
+# -- Italian --------------------------------------------------------------------------------------------
+
+
+def test_italian_page_key_facts(scopa: Variant) -> None:
+    it = flat(render_markdown(scopa, "it"))
+    assert "Il mazziere dà 3 carte a ogni giocatore" in it  # S1.1
+    assert "poi 4 carte scoperte sul tavolo" in it  # S1.1
+    assert "La presa è obbligatoria" in it  # S2.4
+    assert (
+        "scopa: 1 punto per una presa quando non ci sono carte rimaste sul tavolo dopo la giocata, "
+        "tranne che all'ultima giocata della smazzata" in it
+    )  # S3.1
+    assert "almeno 11 punti" in it  # S3.5
+    assert "In due: inizia chi non ha distribuito" in it  # S1.2
+    assert "| asso | 1 | no | 16 |" in it  # S1.4, S3.4
+
+
+# -- a variant written with extends -------------------------------------------------------------------------
+
+
+def test_extends_variant_reads_its_own_rules(tmp_path: Path) -> None:
+    rules = tmp_path / "scopa-21.yaml"
+    rules.write_text(
+        "name: scopa-21\ntitle: Scopa to 21\nextends: scopa\nbonuses:\n  scopa: {points: 2}\n"
+        "awards:\n  primiera: null\nmatch: {target: 21}\n"
+        "notes:\n  - A sweep is worth 2 in this house.\n"
+    )
+    page = flat(render_markdown(load_variant(str(rules))))
+    assert page.startswith("# Scopa to 21 *2 players · match to 21*")
+    assert "scopa: 2 points for a capture when there are no cards left on the table after the play" in page
+    assert "at least 21 points and more points than every other" in page
+    assert "primiera:" not in page  # removed with null; the table of values stays, as the deck still has it
+    assert "settebello: 1 point" in page  # inherited
+    assert "Notes - A sweep is worth 2 in this house." in page
+
+
+# -- catalogs ---------------------------------------------------------------------------------------------
+
+
+def test_every_catalog_has_the_same_keys_and_placeholders() -> None:
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    en = load_catalog("en").messages
+    assert set(languages()) >= {"en", "it"}
+    for lang in languages():
+        other = load_catalog(lang).messages
+        assert set(other) == set(en), f"{lang}: keys differ: {sorted(set(other) ^ set(en))}"
+        bad = [k for k in en if fields(other[k]) != fields(en[k])]
+        assert bad == [], f"{lang}: placeholders differ in {bad}"
+
+
+def test_catalogs_are_package_data() -> None:
+    folder = Path(piglia.__file__).parent / "locales"
+    for lang in languages():
+        json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+# -- docs/variants are generated and up to date ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_checked_in_page_is_up_to_date(name: str) -> None:
+    path = ROOT / "docs" / "variants" / f"{name}.md"
+    assert path.is_file(), f"{path} is missing: run `make docs`"
+    expected = render_markdown(load_variant(name), "en")
+    assert path.read_text(encoding="utf-8") == expected, f"{path} is out of date with its rule file: run `make docs`"
+
+
+# -- the command --------------------------------------------------------------------------------------------
+
+
+def test_cli_writes_and_never_overwrites_without_force(tmp_path: Path) -> None:
+    from piglia.cli import main
+
+    out = tmp_path / "rules.md"
+    assert main(["rules", "scopa", "--lang", "it", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("# Scopa")
+    out.write_text("mine")
+    assert main(["rules", "scopa", "-o", str(out)]) == 1
+    assert out.read_text() == "mine"
+    assert main(["rules", "scopa", "--format", "html", "-o", str(out), "--force"]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_cli_bad_variant_is_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    from piglia.cli import main
+
+    assert main(["rules", "no-such-variant"]) == 1
+    assert "no variant named 'no-such-variant'" in capsys.readouterr().err
+
+
+# -- HTML -----------------------------------------------------------------------------------------------------
+
+
+def test_html_is_self_contained_and_phone_sized(scopa: Variant) -> None:
+    page = render_html(scopa, "en")
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    assert "<style>" in page and "@media" in page
+    assert not re.search(r"(src|href)=|https?://|<script|@import|url\(", page)
+    assert "<table>" in page and "<h2>Playing a turn</h2>" in page
+
+
+def _ink(png: bytes) -> float:
+    """The share of non-zero pixel bytes in the PNG's filtered scanlines: 0 for a one-colour page (8-bit RGB/RGBA)."""
+    pos, idat, width, bpp = 8, b"", 0, 4
+    while pos < len(png):
+        length = int.from_bytes(png[pos : pos + 4], "big")
+        kind, body = png[pos + 4 : pos + 8], png[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            width, bpp = int.from_bytes(body[:4], "big"), {2: 3, 6: 4}[body[9]]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = 1 + width * bpp
+    pixels = b"".join(raw[i + 1 : i + stride] for i in range(0, len(raw), stride))  # without the filter bytes
+    return sum(1 for b in pixels if b) / max(len(pixels), 1)
+
+
+def test_ink_tells_a_blank_screenshot() -> None:
+    def png(rows: list[bytes]) -> bytes:
+        def chunk(kind: bytes, body: bytes) -> bytes:
+            return len(body).to_bytes(4, "big") + kind + body + b"\0\0\0\0"
+
+        header = (10).to_bytes(4, "big") + len(rows).to_bytes(4, "big") + bytes([8, 2, 0, 0, 0])
+        body = zlib.compress(b"".join(b"\x02" + r for r in rows))  # filter "Up": a blank page is all zeros
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body)
+
+    assert _ink(png([b"\0" * 30] * 10)) == 0
+    assert _ink(png([b"\x05\x00\x07" * 10] * 10)) > 0.5
+
+
+def _chromium() -> str | None:
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (apt-get install chromium)")
+def test_html_renders_in_headless_chromium(scopa: Variant, tmp_path: Path) -> None:
+    page = tmp_path / "scopa.html"
+    page.write_text(render_html(scopa, "en"), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    browser = _chromium()
+    assert browser is not None
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=390,844",
+            f"--screenshot={shot}",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert shot.is_file(), "chromium produced no screenshot"
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (390, 844)
+    assert _ink(data) > 0.01, "the screenshot is blank"
+    keep = ROOT / ".pytest_cache" / "rules-page-phone.png"
+    keep.parent.mkdir(exist_ok=True)
+    keep.write_bytes(data)  # for a person to look at
