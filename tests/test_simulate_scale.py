@@ -20,6 +20,8 @@ import pytest
 import piglia
 from piglia.cli import main
 from piglia.simulate import Summary, simulate
+from piglia.spec import builtin_names
+from piglia.state import Game
 from piglia.variant import Variant
 
 DATA = Path(__file__).parent / "data"
@@ -166,3 +168,31 @@ def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str) -> None:
     assert 0 < data["deals"] < 10_000_000
     assert sum(t["wins"] for t in data["teams"]) + data["draws"] == data["matches"]
     assert "interrupted" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_fast_statistics_equal_those_read_from_the_records(name: str) -> None:
+    """The fast path (no events) counts exactly what the records say, for every built-in variant: points, every
+    award and bonus (opening bonuses included), wins, deals and plays."""
+    variant = piglia.load_variant(name)
+    out = io.StringIO()
+    fast = simulate(variant, matches=12, seed=6, record=out)
+    game = Game(variant)
+    from_records = Summary.empty(game, 6)
+    events: list[dict[str, Any]] = []
+    for line in out.getvalue().splitlines():
+        event = json.loads(line)
+        if event["event"] == "header" and events:
+            from_records.add_match(events)
+            events = []
+        events.append(event)
+    from_records.add_match(events)
+    for key in ("matches", "deals", "wins", "draws", "points", "points_squares", "deal_points", "by_name"):
+        assert getattr(fast, key) == getattr(from_records, key), key
+
+
+def test_workers_do_not_change_a_variant_with_opening_bonuses() -> None:
+    variant = piglia.load_variant("escoba")
+    _same(
+        simulate(variant, deals=300, seed=9, workers=1), simulate(variant, deals=300, seed=9, workers=2, batch_size=5)
+    )
