@@ -585,7 +585,12 @@ class _DaskPool:
 
             raise PigliaError("--cluster needs dask.distributed: pip install 'piglia[cluster]'") from None
         client: Any = Client  # untyped library
-        self.client = client(address)
+        try:
+            self.client = client(address, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            from piglia.errors import PigliaError
+
+            raise PigliaError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
 
     def submit(self, batch: Batch) -> Any:
         return self.client.submit(run_batch, batch, pure=False)
@@ -653,7 +658,9 @@ def simulate(
     ``progress(deals_done, matches_done)`` is called as matches finish. Records are written to ``record`` one
     match after another, each starting with its header. ``workers`` processes share the work (``cluster``, a
     Dask scheduler address, sends it to a cluster instead); the result is the same for any number of them.
-    Ctrl-C stops the run: the summary of what finished comes back, marked ``interrupted``.
+    ``batch_size`` is the number of matches a worker plays at a time (chosen from the run's size when not given; it
+    changes nothing in the result). Ctrl-C stops the run after the matches under way: the summary of what finished
+    comes back, marked ``interrupted``.
     """
     if deals is None and matches is None:
         matches = 1
