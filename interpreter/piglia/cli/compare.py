@@ -223,13 +223,13 @@ def register(sub: Any) -> None:
         "compare",
         help="simulate two variants and compare their statistics",
         description="Simulate two variants with the same seed and settings and print their statistics side by "
-        "side, marking the differences that are significant. " + TEST_NOTE + ".",
+        "side, marking the differences that are significant. " + TEST_NOTE[0].upper() + TEST_NOTE[1:] + ".",
         epilog="examples:\n  piglia compare scopa my-scopa.yaml --deals 20000\n"
         "  piglia compare scopa my-scopa.yaml --deals 100000 --json",
         formatter_class=HELP_FORMAT,
     )
     s.add_argument("variant_a", metavar="VARIANT_A", help="a rule file or a built-in variant's name")
     s.add_argument("variant_b", metavar="VARIANT_B", help="the variant to compare it with")
-    add_run_options(s)
+    add_run_options(s, default_deals=10_000)
     s.add_argument("--json", action="store_true", help="print both summaries and the comparison as JSON")
     s.set_defaults(run=run)

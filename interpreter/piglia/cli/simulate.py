@@ -218,10 +218,12 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
         out.print(f"records written to {record}")
 
 
-def add_run_options(s: argparse.ArgumentParser) -> None:
+def add_run_options(s: argparse.ArgumentParser, default_deals: int = 1000) -> None:
     """The options simulate and compare share: how much to play, with which seed, on which machines."""
     group = s.add_mutually_exclusive_group()
-    group.add_argument("--deals", type=int, help="play whole matches until at least this many deals (default 1000)")
+    group.add_argument(
+        "--deals", type=int, help=f"play whole matches until at least this many deals (default {default_deals:,})"
+    )
     group.add_argument("--matches", type=int, help="play this many matches")
     s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games")
     s.add_argument("--players", type=int, help="number of players, where the variant allows several")
