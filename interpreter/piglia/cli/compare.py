@@ -224,8 +224,8 @@ def register(sub: Any) -> None:
         help="simulate two variants and compare their statistics",
         description="Simulate two variants with the same seed and settings and print their statistics side by "
         "side, marking the differences that are significant. " + TEST_NOTE[0].upper() + TEST_NOTE[1:] + ".",
-        epilog="examples:\n  piglia compare scopa my-scopa.yaml --deals 20000\n"
-        "  piglia compare scopa my-scopa.yaml --deals 100000 --json",
+        epilog="examples:\n  piglia compare base.yaml my-change.yaml --deals 20000\n"
+        "  piglia compare base.yaml my-change.yaml --deals 100000 --json",
         formatter_class=HELP_FORMAT,
     )
     s.add_argument("variant_a", metavar="VARIANT_A", help="a rule file or a built-in variant's name")

@@ -245,11 +245,11 @@ def register(sub: Any) -> None:
         "player's advantage, the shape of deals and matches. With --deals N, matches are played until at least N "
         "deals are done. Ctrl-C stops the run and prints the statistics of the deals finished.",
         epilog="examples:\n  piglia simulate my-game.yaml --deals 1000 --seed 1\n"
-        "  piglia simulate scopa --deals 1000000 --workers 2\n"
+        "  piglia simulate my-game.yaml --deals 1000000 --workers 2\n"
         "  piglia simulate my-game.yaml --matches 500 --record games.jsonl\n"
         "  piglia simulate my-game.yaml --deals 20000 --plot game.png\n"
         "  piglia simulate my-game.yaml --deals 200 --json\n"
-        "  piglia simulate scopa --deals 1000000 --cluster tcp://scheduler:8786",
+        "  piglia simulate my-game.yaml --deals 1000000 --cluster tcp://scheduler:8786",
         formatter_class=HELP_FORMAT,
     )
     s.add_argument("variant", metavar="VARIANT", help="a rule file or a built-in variant's name")
