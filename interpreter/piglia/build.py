@@ -22,7 +22,7 @@ from piglia.contexts import (
     CardEnv,
     all_scope_names,
 )
-from piglia.dsl import T, compile_expr
+from piglia.dsl import Compiled, T, compile_expr
 from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
 from piglia.mechanics.awards import AWARD_FORMS, Award, AwardInputs
 from piglia.mechanics.capture import CAPTURE_KINDS, CaptureKind, KindInputs
@@ -80,6 +80,18 @@ class VariantBuilder:
         bare_card: str | None = None,
     ) -> Expr:
         """Compile the expression at ``path``; on error record it (at the exact column) and raise _Failed."""
+        return self.compiled(path, text, scope, expected, bare_card=bare_card).fn
+
+    def compiled(
+        self,
+        path: Path,
+        text: str,
+        scope: Mapping[str, T],
+        expected: T | tuple[T, ...],
+        *,
+        bare_card: str | None = None,
+    ) -> Compiled:
+        """As :meth:`expr`, with the names the expression reads."""
         assert self.deck is not None
         try:
             compiled = compile_expr(
@@ -93,7 +105,7 @@ class VariantBuilder:
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
             raise _Failed() from None
-        return compiled.fn
+        return compiled
 
     def points(self, path: Path, value: Any, scope: Mapping[str, T]) -> Expr:
         if isinstance(value, int):
@@ -437,12 +449,17 @@ class VariantBuilder:
         for name, spec in self.data.get("bonuses", {}).items():
             path: Path = ("bonuses", name)
             try:
-                when = self.expr((*path, "when"), spec["when"], BONUS_SCOPE, T.BOOL)
-                points = self.points((*path, "points"), spec["points"], BONUS_SCOPE)
+                when = self.compiled((*path, "when"), spec["when"], BONUS_SCOPE, T.BOOL)
+                points_spec = spec["points"]
+                if isinstance(points_spec, int):
+                    points, reads = _const(points_spec), when.names
+                else:
+                    compiled_points = self.compiled((*path, "points"), points_spec, BONUS_SCOPE, T.INT)
+                    points, reads = compiled_points.fn, when.names | compiled_points.names
             except _Failed:
                 failed = True
                 continue
-            out.append(Bonus(name, when, points, spec.get("on", "capture") == "play"))
+            out.append(Bonus(name, when.fn, points, spec.get("on", "capture") == "play", reads))
         if failed:
             raise _Failed()
         return tuple(out)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from piglia.dsl import T
 
@@ -28,9 +29,11 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class PlayInfo:
-    """One play as expressions see it (``previous``): card -1 and player -1 when there was none."""
+class PlayInfo(NamedTuple):
+    """One play as expressions see it (``previous``): card -1 and player -1 when there was none.
+
+    A named tuple rather than a frozen dataclass: one is made on every play, and a tuple is made in C.
+    """
 
     card: int
     captured: tuple[int, ...]

@@ -29,6 +29,16 @@ class Move:
     def __post_init__(self) -> None:
         object.__setattr__(self, "captured", tuple(sorted(self.captured, key=lambda c: c.index)))
 
+    @classmethod
+    def _sorted(cls, card: Card, captured: tuple[Card, ...]) -> Move:
+        """A move whose captured cards are already in deck order (the engine's): no sorting again."""
+        move = object.__new__(cls)
+        setattr_ = object.__setattr__
+        setattr_(move, "card", card)
+        setattr_(move, "captured", captured)
+        setattr_(move, "action", "play")
+        return move
+
     def __str__(self) -> str:
         if not self.captured:
             return self.card.id

@@ -6,13 +6,16 @@ dealing: with ``auto_deal`` a state deals itself from its seed, so a state is a 
 seed and the moves; without it (replaying a record) the deals are supplied from outside.
 
 Inside, cards are deck indexes and the hot paths use precomputed tables (see :mod:`piglia.mechanics`).
-Every event (deal, refill, play, deal end, match end) is logged in the record format.
+Every event (deal, refill, play, deal end, match end) is logged in the record format, unless the state is made
+with ``log=False``: then no event is built at all, and what a statistician needs is still at hand, cheaply, in
+``deal_scores`` (every bonus and award scored in the deal, as ``(name, team, points)``) and through ``observer``,
+called once at the end of every deal.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +30,7 @@ __all__ = ["Game", "SeatView", "State"]
 MAX_REDEALS = 1000
 Event = dict[str, Any]
 RawMove = tuple[int, tuple[int, ...]]  # (played card, captured cards ascending)
+Score = tuple[str, int | None, int]  # (bonus or award name, team or None for nobody, points)
 
 
 def deal_rng(seed: int, deal: int, attempt: int) -> random.Random:
@@ -47,6 +51,15 @@ class Game:
         self.deal_rules = variant.deal_rules(count)
         self.num_players = count
         self.num_teams = len(self.players.teams)
+        # What every bonus of the variant reads: the engine builds only those parts of a play's scope.
+        reads: frozenset[str] = frozenset().union(*(b.reads for b in variant.bonuses))
+        self.bonus_reads = reads
+        self.reads_kind = "kind" in reads
+        self.reads_table_before = "table_before" in reads or self.reads_kind
+        self.reads_table_after = "table_after" in reads
+        self.reads_hand = "hand" in reads
+        self.reads_pile = "pile" in reads
+        self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (unless ``auto_deal`` is off)."""
@@ -138,12 +151,14 @@ class State:
         "auto_deal",
         "deal_no",
         "deal_points",
+        "deal_scores",
         "dealer",
         "events",
         "game",
         "hands",
         "last_capturer",
         "needs_deal",
+        "observer",
         "over",
         "piles",
         "plays",
@@ -178,6 +193,8 @@ class State:
         self.over = False
         self.winner: int | None = None
         self.needs_deal = True
+        self.deal_scores: list[Score] = []
+        self.observer: Callable[[State], None] | None = None
         if auto_deal:
             self._deal_from_seed()
 
@@ -205,6 +222,8 @@ class State:
         other.over = self.over
         other.winner = self.winner
         other.needs_deal = self.needs_deal
+        other.deal_scores = list(self.deal_scores)
+        other.observer = None  # a copy is another line of play: whoever watched this one did not ask for it
         return other
 
     # -- dealing -------------------------------------------------------------------------------------------
@@ -239,6 +258,8 @@ class State:
         for attempt in range(MAX_REDEALS):
             hands, table, stock = self.shuffled_deal(attempt)
             if self.is_misdeal(table):
+                if self.events is None:
+                    continue
                 self._log(
                     {
                         "event": "misdeal",
@@ -275,18 +296,20 @@ class State:
         self.last_capturer = -1
         self.previous = NO_PLAY
         self.plays = []
+        self.deal_scores = []
         self.needs_deal = False
         self.to_move = (self.dealer + self.game.players.lead_offset) % self.game.num_players
-        self._log(
-            {
-                "event": "deal",
-                "deal": self.deal_no,
-                "dealer": self.dealer,
-                "hands": [self._ids(h) for h in self.hands],
-                "table": self._ids(self.table),
-                "stock": len(self.stock),
-            }
-        )
+        if self.events is not None:
+            self._log(
+                {
+                    "event": "deal",
+                    "deal": self.deal_no,
+                    "dealer": self.dealer,
+                    "hands": [self._ids(h) for h in self.hands],
+                    "table": self._ids(self.table),
+                    "stock": len(self.stock),
+                }
+            )
         if opening:
             self.apply_opening()
 
@@ -316,6 +339,7 @@ class State:
                 if taken:
                     self.last_capturer = dealer
             self.deal_points[team] += points
+            self.deal_scores.append((bonus.name, team, points))
             self._log(
                 {
                     "event": "opening",
@@ -360,6 +384,8 @@ class State:
                 raise PigliaError(f"a refill deals {size} cards to each player")
             self.stock = [c for c in self.stock if c not in set(taken)]
         self.hands = [sorted(h) for h in new]
+        if self.events is None:
+            return
         self._log(
             {
                 "event": "refill",
@@ -380,18 +406,29 @@ class State:
         if self.over or self.needs_deal:
             return []
         capture = self.game.variant.capture
+        finders = capture.finders  # capture.captures, inlined: this is the innermost loop of a simulation
+        table = self.table
+        mandatory = capture.mandatory
         out: list[RawMove] = []
         for card in self.hands[self.to_move]:
-            options = capture.options(card, self.table)
-            if not options or not capture.mandatory:
+            caps = None
+            for find in finders:
+                caps = find(card, table)
+                if caps:
+                    break
+            if caps:
+                if not mandatory:
+                    out.append((card, ()))
+                out += [(card, cap) for cap in caps]
+            else:
                 out.append((card, ()))
-            out.extend((card, cap) for cap, _kind in options)
         return out
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when the match is over."""
         cards = self.game.variant.deck.cards
-        return [Move(cards[c], tuple(cards[t] for t in cap)) for c, cap in self.raw_moves()]
+        make = Move._sorted  # raw moves list captured cards in deck order already
+        return [make(cards[c], tuple([cards[t] for t in cap])) for c, cap in self.raw_moves()]
 
     def apply(self, move: Move) -> State:
         """The position after ``move``; raises :class:`IllegalMoveError` if the rules do not allow it."""
@@ -437,43 +474,50 @@ class State:
         team = game.players.team_of[seat]
         hand = self.hands[seat]
         hand.remove(card)
-        table_before = tuple(self.table)
-        kind = ""
+        table = self.table
+        bonuses = variant.bonuses if captured or game.bonus_on_play else ()
+        table_before = tuple(table) if bonuses and game.reads_table_before else ()
         if captured:
             for c in captured:
-                self.table.remove(c)
+                table.remove(c)
             pile = self.piles[team]
             pile.append(card)
             pile.extend(captured)
             self.last_capturer = seat
-            for cap, kname in variant.capture.options(card, table_before):
-                if cap == captured:
-                    kind = kname
-                    break
         else:
-            self.table.append(card)
+            table.append(card)
         last_play = not self.stock and not any(self.hands)
         scored: list[dict[str, Any]] = []
-        if variant.bonuses:
+        if bonuses:
+            # Only what some bonus reads is built; the rest of the scope stays empty (nobody looks at it).
+            kind = ""
+            if captured and game.reads_kind:
+                for cap, kname in variant.capture.options(card, table_before):
+                    if cap == captured:
+                        kind = kname
+                        break
             env = BonusEnv(
                 card,
                 captured,
                 table_before,
-                tuple(self.table),
+                tuple(table) if game.reads_table_after else (),
                 self.previous,
                 last_play,
                 seat,
                 team,
                 kind,
-                tuple(hand),
-                tuple(self.piles[team]),
+                tuple(hand) if game.reads_hand else (),
+                tuple(self.piles[team]) if game.reads_pile else (),
                 self.deal_no,
             )
-            for bonus in variant.bonuses:
+            logging = self.events is not None
+            for bonus in bonuses:
                 if (captured or bonus.on_play) and bonus.when(env):
                     points = int(bonus.points(env))
                     self.deal_points[team] += points
-                    scored.append({"name": bonus.name, "points": points})
+                    self.deal_scores.append((bonus.name, team, points))
+                    if logging:
+                        scored.append({"name": bonus.name, "points": points})
         self.previous = PlayInfo(card, captured, not captured, seat)
         self.plays.append((seat, card, captured))
         if self.events is not None:
@@ -489,12 +533,10 @@ class State:
                 }
             )
         self.to_move = (seat + 1) % game.num_players
-        if captured and self._instant_win(team):
+        if captured and variant.match.instant_win is not None and self._instant_win(team):
             return
-        if any(self.hands):
-            return
-        if self.stock:
-            if self.auto_deal:
+        if not last_play:
+            if self.stock and not any(self.hands) and self.auto_deal:
                 self.refill()
             return
         self._end_deal()
@@ -511,32 +553,40 @@ class State:
             self.piles[leftover_team].extend(leftover)
             self.table = []
         piles = [tuple(p) for p in self.piles]
-        awards: list[dict[str, Any]] = []
+        scores = self.deal_scores
+        first_award = len(scores)  # bonuses come first in deal_scores, then the awards
         for award in variant.awards:
             for team, points in award.entries(piles, self.deal_no):
-                awards.append({"name": award.name, "team": team, "points": points})
+                scores.append((award.name, team, points))
                 if team is not None:
                     self.deal_points[team] += points
         for t, points in enumerate(self.deal_points):
             self.totals[t] += points
         over, winner = variant.match.winner(self.totals, self.deal_no)
-        self._log(
-            {
-                "event": "deal_end",
-                "deal": self.deal_no,
-                "leftover": {"team": leftover_team, "cards": self._ids(leftover)},
-                "awards": awards,
-                "points": list(self.deal_points),
-                "totals": list(self.totals),
-            }
-        )
+        if self.events is not None:
+            awards = [{"name": n, "team": t, "points": p} for n, t, p in scores[first_award:]]
+            self._log(
+                {
+                    "event": "deal_end",
+                    "deal": self.deal_no,
+                    "leftover": {"team": leftover_team, "cards": self._ids(leftover)},
+                    "awards": awards,
+                    "points": list(self.deal_points),
+                    "totals": list(self.totals),
+                }
+            )
         # An instant win by the leftover still closes the deal (awards, totals) before the match ends.
         if leftover_team is not None and self._instant_win(leftover_team):
+            if self.observer is not None:
+                self.observer(self)
             return
         if over:
             self.over = True
             self.winner = winner
             self._log({"event": "match_end", "totals": list(self.totals), "winner": winner})
+        if self.observer is not None:
+            self.observer(self)
+        if over:
             return
         if game.players.rotation == "next":
             self.dealer = (self.dealer + 1) % game.num_players

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piglia.cards import Deck
+from piglia.contexts import BONUS_SCOPE
 from piglia.mechanics.awards import Award
 from piglia.mechanics.capture import Capture, CaptureKind
 
@@ -26,6 +27,22 @@ class CaptureRules:
 
     tiers: tuple[tuple[CaptureKind, ...], ...]
     mandatory: bool
+    # One function per tier, ``(played, table) -> captures``: a single kind's own method (kinds list their
+    # captures ascending, each once), or a merge of the tier's kinds. Built once; the engine calls these.
+    finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = field(
+        init=False, repr=False, compare=False, default=()
+    )
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
+        for find in self.finders:
+            caps = find(played, table)
+            if caps:
+                return caps
+        return []
 
     def options(self, played: int, table: Sequence[int]) -> list[tuple[Capture, str]]:
         """The captures open to ``played`` on ``table`` with the kind of each, from the first tier that has any.
@@ -42,6 +59,19 @@ class CaptureRules:
         return []
 
 
+def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
+    if len(tier) == 1:
+        return tier[0].captures
+
+    def merged(played: int, table: Sequence[int]) -> list[Capture]:
+        found: set[Capture] = set()
+        for kind in tier:
+            found.update(kind.captures(played, table))
+        return sorted(found)
+
+    return merged
+
+
 @dataclass(frozen=True)
 class Bonus:
     """A bonus scored at capture time (or on every play, with ``on: play``)."""
@@ -50,6 +80,9 @@ class Bonus:
     when: Expr
     points: Expr
     on_play: bool
+    # The scope variables ``when`` and ``points`` read: the engine builds only those (the rest of a
+    # BonusEnv is left empty), which saves copying the hand, the pile and the table on every play.
+    reads: frozenset[str] = frozenset(BONUS_SCOPE)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""``piglia simulate``: random play with statistics."""
+"""``piglia simulate``: random play with statistics, on all cores or on a Dask cluster."""
 
 from __future__ import annotations
 
@@ -13,8 +13,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, err_console, load, out_console
-from piglia.simulate import Summary, simulate
+from piglia.simulate import Summary, default_workers, simulate
 from piglia.variant import Variant
+
+# Below this many deals a run stays in this process: starting worker processes costs more than they save
+# (the results are the same either way: they depend only on the seed).
+SMALL_RUN_DEALS = 3000
 
 
 def open_new(path_text: str, *, force: bool) -> IO[str]:
@@ -28,6 +32,28 @@ def open_new(path_text: str, *, force: bool) -> IO[str]:
         raise UserError(f"cannot write {path}: {exc.strerror}") from None
 
 
+def check_plot_target(path_text: str | None, force: bool) -> None:
+    """Refuse a --plot file that exists (unless forced) or that matplotlib cannot be imported for, before the run."""
+    if path_text is None:
+        return
+    if Path(path_text).exists() and not force:
+        raise UserError(f"{path_text} exists; choose another name or pass --force to overwrite it")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UserError("--plot needs matplotlib: pip install 'piglia[plot]'") from None
+
+
+def workers_for(args: argparse.Namespace) -> int:
+    """The number of worker processes: as asked, else all cores, except for small runs."""
+    if args.workers is not None:
+        if args.workers < 1:
+            raise UserError("--workers must be at least 1")
+        return int(args.workers)
+    size = args.deals if args.deals is not None else args.matches * 4
+    return 1 if size < SMALL_RUN_DEALS else default_workers()
+
+
 def run(args: argparse.Namespace) -> int:
     """Simulate and print the summary (or JSON)."""
     if args.deals is None and args.matches is None:
@@ -35,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     variant = load(args.variant)
     if (args.deals is not None and args.deals < 1) or (args.matches is not None and args.matches < 1):
         raise UserError("--deals and --matches must be at least 1")
+    check_plot_target(args.plot, args.force)
+    workers = workers_for(args)
     record = open_new(args.record, force=args.force) if args.record else None
     start = time.perf_counter()
     options: dict[str, Any] = {
@@ -43,12 +71,11 @@ def run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "players": args.players,
         "record": record,
+        "workers": workers,
+        "cluster": args.cluster,
     }
     try:
-        if not args.json and sys.stderr.isatty():
-            summary = _with_progress_bar(variant, args, start, options)
-        else:
-            summary = simulate(variant, **options)
+        summary = run_with_progress(variant, args, options, show=not args.json and sys.stderr.isatty())
     finally:
         if record is not None:
             record.close()
@@ -59,18 +86,35 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         print_summary(summary, variant, elapsed, args.record)
+    if args.plot:
+        from piglia.cli.plot import plot_summary
+
+        plot_summary(summary, variant, args.plot)
+        if not args.json:
+            out_console().print(f"plot written to {args.plot}")
+    if summary.interrupted:
+        print(
+            f"piglia: interrupted; the statistics above are those of the {summary.deals:,} deals finished",
+            file=sys.stderr,
+        )
+        return 130
     return 0
 
 
-def _with_progress_bar(variant: Variant, args: argparse.Namespace, start: float, options: dict[str, Any]) -> Summary:
+def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[str, Any], *, show: bool) -> Summary:
+    """Run the simulation, with a progress bar (deals per second, time left) when ``show``."""
+    if not show:
+        return simulate(variant, **options)
     total = args.deals or args.matches
     unit = "deals" if args.deals else "matches"
+    start = time.perf_counter()
     with Progress(
         TextColumn(f"[bold]{variant.name}[/] {unit}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("{task.fields[rate]}"),
         TimeElapsedColumn(),
+        TextColumn("left"),
         TimeRemainingColumn(),
         console=err_console(),
         transient=True,
@@ -85,35 +129,111 @@ def _with_progress_bar(variant: Variant, args: argparse.Namespace, start: float,
         return simulate(variant, progress=tick, **options)
 
 
+def _ci(bounds: list[float], pct: bool = True) -> str:
+    low, high = bounds
+    return f"{low:.1%}-{high:.1%}" if pct else f"{low:.3f}-{high:.3f}"
+
+
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
     """The summary as tables (plain text when output is not a terminal)."""
     data = summary.as_dict()
     out = out_console()
+    note = " (interrupted)" if summary.interrupted else ""
     out.print(
-        f"{variant.title}: {summary.matches:,} matches, {summary.deals:,} deals "
+        f"{variant.title}: {summary.matches:,} matches, {summary.deals:,} deals{note} "
         f"({data['plays_per_deal']:.1f} plays per deal), seed {summary.seed}, random play, "
         f"{elapsed:.1f} s ({summary.deals / max(elapsed, 1e-9):,.0f} deals/s)"
     )
-    wins = Table("team", "seats", "wins", "win rate", "95% CI", "points/deal", title="Matches", title_justify="left")
+    wins = Table(
+        "team", "seats", "wins", "win rate", "95% CI", "points/deal", "95% CI", title="Matches", title_justify="left"
+    )
     for t in data["teams"]:
-        low, high = t["ci95"]
         wins.add_row(
             str(t["team"]),
             ",".join(map(str, t["seats"])),
             f"{t['wins']:,}",
             f"{t['win_rate']:.1%}",
-            f"{low:.1%} - {high:.1%}",
-            f"{t['points_per_deal']:.2f}",
+            _ci(t["ci95"]),
+            f"{t['points_per_deal']:.3f}",
+            _ci(t["points_per_deal_ci95"], pct=False),
         )
     out.print(wins)
     if summary.draws:
         out.print(f"draws: {summary.draws:,}")
-    scoring = Table("name", "kind", "points/deal", "scored in", title="Points per deal", title_justify="left")
+    first = data["first_player"]
+    adv = Table("who", "won", "95% CI", title="First player and dealer", title_justify="left")
+    adv.add_row(
+        "deals: the team that led",
+        f"{first['deals_won_by_leading_team']:.1%}",
+        _ci(first["deals_won_by_leading_team_ci95"]),
+    )
+    adv.add_row(
+        "deals: the dealer's team",
+        f"{first['deals_won_by_dealer_team']:.1%}",
+        _ci(first["deals_won_by_dealer_team_ci95"]),
+    )
+    adv.add_row("deals: tied", f"{first['tied_deals']:.1%}", "")
+    adv.add_row(
+        "matches: the team that led first",
+        f"{first['matches_won_by_first_leading_team']:.1%}",
+        _ci(first["matches_won_by_first_leading_team_ci95"]),
+    )
+    adv.add_row(
+        "matches: the first dealer's team",
+        f"{first['matches_won_by_first_dealer_team']:.1%}",
+        _ci(first["matches_won_by_first_dealer_team_ci95"]),
+    )
+    out.print(adv)
+    scoring = Table(
+        "name", "kind", "points/deal", "95% CI", "scored in", "95% CI", title="Points per deal", title_justify="left"
+    )
     for s in data["scoring"]:
-        scoring.add_row(s["name"], s["kind"], f"{s['points_per_deal']:.3f}", f"{s['scored_in']:.1%} of deals")
+        scoring.add_row(
+            s["name"],
+            s["kind"],
+            f"{s['points_per_deal']:.3f}",
+            _ci(s["points_per_deal_ci95"], pct=False),
+            f"{s['scored_in']:.1%} of deals",
+            _ci(s["scored_in_ci95"]),
+        )
     out.print(scoring)
+    shape = Table("measure", "value", title="Shape of the game", title_justify="left")
+    dl, ml, br = data["deal_length"], data["match_length"], data["branching"]
+    flow, last = data["match_flow"], data["decided_by_last_award"]
+    shape.add_row("plays per deal", f"{dl['mean']:.1f} (sd {dl['sd']:.1f})")
+    shape.add_row("deals per match", f"{ml['mean']:.2f} (sd {ml['sd']:.2f})")
+    shape.add_row(
+        "legal moves per turn", f"{br['mean']:.2f} (sd {br['sd']:.2f}; max {br['max']}; forced {br['forced']:.1%})"
+    )
+    shape.add_row("deals decided by their last award", f"{last['deals']:.1%}")
+    shape.add_row("matches decided by the last award of their last deal", f"{last['matches']:.1%}")
+    shape.add_row("lead changes per match", f"{flow['lead_changes_per_match']:.2f}")
+    shape.add_row("final margin (points)", f"{flow['final_margin_mean']:.2f} (sd {flow['final_margin_sd']:.2f})")
+    shape.add_row(
+        "matches won by the leader after deal 1",
+        f"{flow['first_deal_leader_wins']:.1%} ({_ci(flow['first_deal_leader_wins_ci95'])})",
+    )
+    out.print(shape)
     if record:
         out.print(f"records written to {record}")
+
+
+def add_run_options(s: argparse.ArgumentParser, default_deals: int = 1000) -> None:
+    """The options simulate and compare share: how much to play, with which seed, on which machines."""
+    group = s.add_mutually_exclusive_group()
+    group.add_argument(
+        "--deals", type=int, help=f"play whole matches until at least this many deals (default {default_deals:,})"
+    )
+    group.add_argument("--matches", type=int, help="play this many matches")
+    s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games")
+    s.add_argument("--players", type=int, help="number of players, where the variant allows several")
+    s.add_argument(
+        "--workers",
+        type=int,
+        help=f"worker processes (default: all cores; runs under {SMALL_RUN_DEALS:,} deals stay in one process); "
+        "the results do not depend on it",
+    )
+    s.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask distributed cluster (scheduler address)")
 
 
 def register(sub: Any) -> None:
@@ -121,20 +241,21 @@ def register(sub: Any) -> None:
     s = sub.add_parser(
         "simulate",
         help="simulate random play and print statistics",
-        description="Play whole matches with uniformly random legal moves and summarise wins and points. "
-        "With --deals N, matches are played until at least N deals are done.",
+        description="Play whole matches with uniformly random legal moves and summarise wins, points, the first "
+        "player's advantage, the shape of deals and matches. With --deals N, matches are played until at least N "
+        "deals are done. Ctrl-C stops the run and prints the statistics of the deals finished.",
         epilog="examples:\n  piglia simulate my-game.yaml --deals 1000 --seed 1\n"
+        "  piglia simulate my-game.yaml --deals 1000000 --workers 2\n"
         "  piglia simulate my-game.yaml --matches 500 --record games.jsonl\n"
-        "  piglia simulate my-game.yaml --deals 200 --json",
+        "  piglia simulate my-game.yaml --deals 20000 --plot game.png\n"
+        "  piglia simulate my-game.yaml --deals 200 --json\n"
+        "  piglia simulate my-game.yaml --deals 1000000 --cluster tcp://scheduler:8786",
         formatter_class=HELP_FORMAT,
     )
     s.add_argument("variant", metavar="VARIANT", help="a rule file or a built-in variant's name")
-    group = s.add_mutually_exclusive_group()
-    group.add_argument("--deals", type=int, help="play whole matches until at least this many deals (default 1000)")
-    group.add_argument("--matches", type=int, help="play this many matches")
-    s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games")
-    s.add_argument("--players", type=int, help="number of players, where the variant allows several")
+    add_run_options(s)
     s.add_argument("--record", metavar="FILE", help="write every match's record to FILE (JSON Lines)")
-    s.add_argument("--force", action="store_true", help="overwrite an existing --record file")
+    s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to FILE.png (needs matplotlib)")
+    s.add_argument("--force", action="store_true", help="overwrite an existing --record or --plot file")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(run=run)

@@ -74,7 +74,12 @@ class MostAward:
             envs = [env for env in envs if inp.eligible(env)]
         if not envs:
             return list(NOBODY)
-        scored = [(tuple(f(env) for f in inp.most), env) for env in envs]
+        most = inp.most
+        if len(most) == 1:
+            (key,) = most
+            scored = [((key(env),), env) for env in envs]
+        else:
+            scored = [(tuple(f(env) for f in most), env) for env in envs]
         best = max(key for key, _ in scored)
         leaders = [env for key, env in scored if key == best]
         if len(leaders) == 1:

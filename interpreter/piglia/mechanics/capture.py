@@ -39,7 +39,10 @@ class CaptureKind(Protocol):
     name: str
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        """Every capture this kind allows for ``played`` on ``table``, each once."""
+        """Every capture this kind allows for ``played`` on ``table``, each once, in ascending order.
+
+        The order is part of the contract: the engine lists legal moves in it without sorting again.
+        """
         ...
 
 
@@ -62,17 +65,23 @@ class MatchKind:
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name
-        self._key = inp.deck.rank_of if inp.options.get("by", "value") == "rank" else inp.deck.value_of
-        self._played_ok = inp.played_ok
-        self._takes_ok = inp.takes_ok
+        key = inp.deck.rank_of if inp.options.get("by", "value") == "rank" else inp.deck.value_of
+        n = len(key)
+        # Per played card, which table cards it can take (None: it cannot be played with this kind): the
+        # key comparison and both filters folded into one lookup per table card.
+        self._hits: tuple[tuple[bool, ...] | None, ...] = tuple(
+            tuple(key[c] == key[p] and inp.takes_ok[p][c] for c in range(n)) if inp.played_ok[p] else None
+            for p in range(n)
+        )
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        if not self._played_ok[played]:
+        hits = self._hits[played]
+        if hits is None:
             return []
-        key = self._key
-        want = key[played]
-        ok = self._takes_ok[played]
-        return [(c,) for c in sorted(table) if key[c] == want and ok[c]]
+        found = [c for c in table if hits[c]]
+        if len(found) > 1:
+            found.sort()
+        return [(c,) for c in found]
 
 
 @register_capture_kind("sum")
@@ -86,26 +95,51 @@ class SumKind:
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name
-        self._values = inp.deck.value_of
-        self._played_ok = inp.played_ok
+        values = inp.deck.value_of
+        self._values = values
         self._takes_ok = inp.takes_ok
-        self._include_played = bool(inp.options.get("include_played", False))
+        self._all_ok = tuple(all(row) for row in inp.takes_ok)  # no filter to apply for this played card
+        self._bitset = all(v >= 0 for v in values)  # totals as bits of an int: values must not be negative
+        include_played = bool(inp.options.get("include_played", False))
         self._min = int(inp.options.get("min_cards", 1))
         self._max = int(inp.options.get("max_cards", 10_000))
-        self._target = inp.target if inp.target is not None else inp.deck.value_of
+        target = inp.target if inp.target is not None else values
+        # Per played card, the total the taken cards must reach (None: no capture of this kind).
+        needs = (target[p] - (values[p] if include_played else 0) for p in range(len(values)))
+        self._need: tuple[int | None, ...] = tuple(
+            need if ok and need >= 0 else None for need, ok in zip(needs, inp.played_ok, strict=True)
+        )
+        # The search order (decreasing value, then index) as one integer key per card.
+        order = sorted(range(len(values)), key=lambda c: (-values[c], c))
+        position = [0] * len(values)
+        for i, c in enumerate(order):
+            position[c] = i
+        self._order = tuple(position)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        if not self._played_ok[played]:
-            return []
-        need = self._target[played] - (self._values[played] if self._include_played else 0)
-        if need < 0:
+        need = self._need[played]
+        if need is None:
             return []
         ok = self._takes_ok[played]
         values = self._values
-        cards = sorted((c for c in table if ok[c]), key=lambda c: (-values[c], c))
+        if self._bitset:
+            # Most tables have no group adding up to the need. Which totals some group of the table reaches is
+            # one integer's bits, built in a few shifts: when the need is not among them, there is no search.
+            reach = 1
+            for c in table:
+                if ok[c]:
+                    reach |= reach << values[c]
+            if not (reach >> need) & 1:
+                return []
+        cards = sorted(table if self._all_ok[played] else [c for c in table if ok[c]], key=self._order.__getitem__)
+        if not cards:
+            return [()] if need == 0 and self._min <= 0 else []
         vals = [values[c] for c in cards]
-        suffix = [0] * (len(cards) + 1)
-        for i in range(len(cards) - 1, -1, -1):
+        if need > 0 and (vals[-1] > need or sum(vals) < need):
+            return []  # no card is small enough, or all of them together are too few: what the search would find
+        count = len(cards)
+        suffix = [0] * (count + 1)
+        for i in range(count - 1, -1, -1):
             suffix[i] = suffix[i + 1] + vals[i]
         found: list[Capture] = []
         chosen: list[int] = []
@@ -116,7 +150,7 @@ class SumKind:
                 found.append(tuple(sorted(chosen)))
             if len(chosen) >= hi:
                 return
-            for j in range(start, len(cards)):
+            for j in range(start, count):
                 v = vals[j]
                 if v > remaining:
                     continue

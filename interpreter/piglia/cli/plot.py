@@ -1,0 +1,64 @@
+"""Draw a simulation's distributions with matplotlib (the optional ``plot`` extra); no command of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from piglia.simulate import Summary
+from piglia.variant import Variant
+
+__all__ = ["plot_summary"]
+
+
+def _bars(ax: Any, counts: dict[str, int], label: str, offset: float = 0.0, width: float = 0.8) -> None:
+    total = max(sum(counts.values()), 1)
+    xs = [int(k) + offset for k in counts]
+    ax.bar(xs, [v / total for v in counts.values()], width=width, label=label)
+
+
+def plot_summary(summary: Summary, variant: Variant, path: str) -> None:
+    """Points per deal, award and bonus frequencies, match length and legal moves per turn, in one PNG."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: no display needed
+    import matplotlib.pyplot as plt
+
+    data = summary.as_dict()
+    fig, axes = plt.subplots(2, 2, figsize=(12, 8))
+    fig.suptitle(f"{variant.title}: {summary.deals:,} deals, {summary.matches:,} matches, seed {summary.seed}")
+
+    ax = axes[0][0]
+    teams = data["teams"]
+    width = 0.8 / max(len(teams), 1)
+    for i, t in enumerate(teams):
+        _bars(ax, t["deal_points"], f"team {t['team']} (seats {','.join(map(str, t['seats']))})", i * width, width)
+    ax.set_title("Points per deal")
+    ax.set_xlabel("points in a deal")
+    ax.set_ylabel("share of deals")
+    ax.legend()
+
+    ax = axes[0][1]
+    scoring = data["scoring"]
+    ys = range(len(scoring))
+    ax.barh([y - 0.2 for y in ys], [s["scored_in"] for s in scoring], height=0.4, label="scored in (share of deals)")
+    ax.barh([y + 0.2 for y in ys], [s["points_per_deal"] for s in scoring], height=0.4, label="points per deal")
+    ax.set_yticks(list(ys), [s["name"] for s in scoring])
+    ax.invert_yaxis()
+    ax.set_title("Awards and bonuses")
+    ax.legend()
+
+    ax = axes[1][0]
+    _bars(ax, data["match_length"]["counts"], "matches")
+    ax.set_title(f"Match length (mean {data['match_length']['mean']:.2f} deals)")
+    ax.set_xlabel("deals in a match")
+    ax.set_ylabel("share of matches")
+
+    ax = axes[1][1]
+    _bars(ax, data["branching"]["counts"], "turns")
+    ax.set_title(f"Legal moves per turn (mean {data['branching']['mean']:.2f})")
+    ax.set_xlabel("legal moves")
+    ax.set_ylabel("share of turns")
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

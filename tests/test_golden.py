@@ -1,0 +1,48 @@
+"""The speed work must not change a single game: records and summaries equal those of the engine before it.
+
+The files in ``tests/data`` were written by the engine as it was before the speed work (commit "Golden
+records..."), from fixed seeds: a classic Scopa run and a run of ``golden-mix.yaml``, a test variant that uses
+every capture kind, bonuses that read the previous play, the hand, the pile and the capture kind, and every award
+form. Same seed, same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import piglia
+from piglia.simulate import simulate
+
+DATA = Path(__file__).parent / "data"
+
+
+def _record(ref: str, *, matches: int, seed: int, players: int | None = None) -> str:
+    out = io.StringIO()
+    simulate(piglia.load_variant(ref), matches=matches, seed=seed, players=players, record=out, workers=1)
+    return out.getvalue()
+
+
+def test_scopa_record_is_byte_for_byte_the_one_before_the_speed_work() -> None:
+    expected = (DATA / "golden-scopa-seed7.jsonl").read_text(encoding="utf-8")
+    assert _record("scopa", matches=3, seed=7) == expected
+
+
+def test_mixed_mechanics_record_is_byte_for_byte_the_one_before_the_speed_work() -> None:
+    expected = (DATA / "golden-mix-4p-seed11.jsonl").read_text(encoding="utf-8")
+    assert _record(str(DATA / "golden-mix.yaml"), matches=3, seed=11, players=4) == expected
+
+
+def test_summary_figures_are_those_before_the_speed_work() -> None:
+    before = json.loads((DATA / "golden-summary-scopa-seed7-1000deals.json").read_text(encoding="utf-8"))
+    now = simulate(piglia.load_variant("scopa"), deals=1000, seed=7, workers=1).as_dict()
+    for key in ("matches", "deals", "plays_per_deal", "draws"):
+        assert now[key] == before[key], key
+    for team_now, team_before in zip(now["teams"], before["teams"], strict=True):
+        for key in ("wins", "win_rate", "ci95", "points_per_deal"):
+            assert team_now[key] == team_before[key], key
+    by_name = {s["name"]: s for s in now["scoring"]}
+    for s in before["scoring"]:
+        assert by_name[s["name"]]["points_per_deal"] == s["points_per_deal"]
+        assert by_name[s["name"]]["scored_in"] == s["scored_in"]
