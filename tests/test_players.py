@@ -160,3 +160,30 @@ def test_four_seats_two_teams_partners_share_a_player() -> None:
     assert result["seats"] == 4 and result["deals"] == 4
     a, b = result["players"]
     assert a["wins"] + a["draws"] + b["wins"] == 4
+
+
+@pytest.mark.parametrize("name", ["scopa", "cicera", "escoba", "scopone", "chkobba"])
+def test_bonus_points_is_what_the_play_scores(name: str) -> None:
+    """State.bonus_points(raw) (used by the players to value moves without copying the position) gives exactly
+    the bonus points push_raw then adds to the mover's team, for every legal move along random matches."""
+    game = Game(piglia.load_variant(name))
+    names = {b.name for b in game.variant.bonuses}
+    checked = 0
+    for seed in range(6):
+        state = game.new_match(seed, log=False)
+        rng = random.Random(seed)
+        while not state.over:
+            moves = state.raw_moves()
+            for raw in moves:
+                team = game.players.team_of[state.to_move]
+                after = state.clone()
+                before = after.deal_points[team]
+                scores = len(after.deal_scores)
+                after.push_raw(raw)
+                bonus = sum(p for n, t, p in after.deal_scores[scores:] if t == team and n in names)
+                assert state.bonus_points(raw) == bonus, (name, seed, raw)
+                if after.deal_no == state.deal_no and not (after.needs_deal or after.over):
+                    assert after.deal_points[team] - before == bonus
+                checked += bonus > 0
+            state.push_raw(moves[rng.randrange(len(moves))])
+    assert checked > 0  # some plays did score a bonus

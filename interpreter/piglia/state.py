@@ -611,6 +611,49 @@ class State:
         """The seat to move."""
         return self.to_move
 
+    def bonus_points(self, raw: RawMove) -> int:
+        """The bonus points the seat to move would score by playing ``raw`` (from :meth:`raw_moves`), without
+        playing it: what :meth:`push_raw` adds to its team's deal points for the play's bonuses. AI players
+        use it to value moves cheaply (no copy of the position)."""
+        game = self.game
+        variant = game.variant
+        card, captured = raw
+        if not variant.bonuses or not (captured or game.bonus_on_play):
+            return 0
+        seat = self.to_move
+        team = game.players.team_of[seat]
+        table = self.table
+        hand = [c for c in self.hands[seat] if c != card]
+        table_after = tuple(c for c in table if c not in captured) if captured else (*table, card)
+        kind = ""
+        if captured and game.reads_kind:
+            for cap, kname in variant.capture.options(card, table):
+                if cap == captured:
+                    kind = kname
+                    break
+        pile: tuple[int, ...] = ()
+        if game.reads_pile:
+            pile = (*self.piles[team], card, *captured) if captured else tuple(self.piles[team])
+        env = BonusEnv(
+            card,
+            captured,
+            tuple(table) if game.reads_table_before else (),
+            table_after if game.reads_table_after else (),
+            self.previous,
+            not self.stock and not hand and not any(h for s, h in enumerate(self.hands) if s != seat),
+            seat,
+            team,
+            kind,
+            tuple(hand) if game.reads_hand else (),
+            pile,
+            self.deal_no,
+        )
+        total = 0
+        for bonus in variant.bonuses:
+            if (captured or bonus.on_play) and bonus.when(env):
+                total += int(bonus.points(env))
+        return total
+
     def returns(self) -> list[float]:
         """Per seat: 1 for a win, -1 for a loss, 0 for a draw or a match still going (OpenSpiel's convention)."""
         if not self.over or self.winner is None:

@@ -59,6 +59,8 @@ class IsmctsPlayer:
         depth: int = DEFAULT_DEPTH,
         exploration: float = 0.7,
         width: int = DEFAULT_WIDTH,
+        bonuses: int = 1,
+        tree: int = 0,
     ) -> None:
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
@@ -66,6 +68,8 @@ class IsmctsPlayer:
         self.depth = depth
         self.exploration = exploration
         self.width = width
+        self.bonuses = bool(bonuses)
+        self.tree = tree
         self.last_iterations = 0
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
@@ -101,8 +105,8 @@ class IsmctsPlayer:
         team_of = state.game.players.team_of
         path = [root]
         node = root
-        # selection and expansion
-        while not (state.needs_deal or state.over):
+        # selection and expansion (down to ``tree`` plies, when limited)
+        while not (state.needs_deal or state.over) and (self.tree <= 0 or len(path) <= self.tree):
             if state.needs_refill:
                 state.refill()
             legal = state.raw_moves()
@@ -137,17 +141,27 @@ class IsmctsPlayer:
         while plies < self.depth and not (state.needs_deal or state.over):
             if state.needs_refill:
                 state.refill()
-            state.push_raw(self._playout_move(state.raw_moves(), weights))
+            state.push_raw(self._playout_move(state, state.raw_moves(), weights))
             plies += 1
         points = self._evaluate(state, weights)
         for n in path[1:]:
             n.visits += 1
             n.reward += team_score(points, n.team)
 
-    def _playout_move(self, legal: list[RawMove], weights: Sequence[float]) -> RawMove:
+    def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float]) -> RawMove:
         if len(legal) == 1:
             return legal[0]
         if self.rng.random() < GREEDY_PLAYOUT:
+            if self.bonuses:
+                # the bonuses the rules give for the play (sweeps, and whatever else the variant scores during
+                # play) plus the weights of the cards it takes; a placement costs its card's weight
+                bonus = state.bonus_points
+                return max(
+                    legal,
+                    key=lambda m: (
+                        (bonus(m) + weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]]
+                    ),
+                )
             return max(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
         return legal[self.rng.randrange(len(legal))]
 
