@@ -130,6 +130,19 @@ def test_ismcts_respects_its_budget(scopa: Variant) -> None:
     assert 0 < capped.last_iterations < 10**9
 
 
+def test_ismcts_tree_depth_option(scopa: Variant) -> None:
+    """tree=1 searches the root's moves only (no node below them); tree=0 grows the tree below the root."""
+    state = Game(scopa).new_match(4, log=False)
+    shallow = IsmctsPlayer(1, iterations=80, seconds=0, tree=1)
+    shallow.choose(state.view(state.to_move), state.legal_moves())
+    assert shallow.last_root is not None and shallow.last_root.children
+    assert all(not child.children for child in shallow.last_root.children.values())
+    deep = IsmctsPlayer(1, iterations=80, seconds=0, tree=0)
+    deep.choose(state.view(state.to_move), state.legal_moves())
+    assert deep.last_root is not None
+    assert any(child.children for child in deep.last_root.children.values())
+
+
 def test_make_player_names_options_and_plugins() -> None:
     assert isinstance(make_player("random"), RandomPlayer)
     assert isinstance(make_player("greedy"), GreedyPlayer)

@@ -3,10 +3,13 @@
 Each iteration deals the cards the seat has not seen at random, consistently with its view (its hand, the
 table, the piles, every card played, the other hands' sizes and the stock's), then walks one shared tree of
 moves from the seat's information set: UCB1 with availability counts picks among the moves legal in that
-deal, an untried move is added, and a short playout follows. A playout ends with the deal or after
-``depth`` plies; it is scored by the deal's points so far plus the cards in the piles weighted by the
-awards (:func:`~piglia.players.knowledge.card_weights`), from each mover's team's side. The move chosen is
-the root's most visited. With more than ``width`` legal moves (twelve-card hands), the root keeps only the
+deal, an untried move is added, and a short playout follows. The tree is ``tree`` plies deep (by default
+one: the root's moves only, every reply coming from the playout policy in that iteration's deal; ``0``: no
+limit). The playout policy takes the capture worth most in bonuses (:meth:`~piglia.state.State.bonus_points`)
+plus card weights, or a random move. A playout ends with the deal or after ``depth`` plies; it is scored by
+the deal's points so far plus the cards in the piles weighted by the awards
+(:func:`~piglia.players.knowledge.card_weights`), from each mover's team's side. The move chosen is the
+root's most visited. With more than ``width`` legal moves (twelve-card hands), the root keeps only the
 ``width`` moves the greedy valuation ranks best, so that the budget is not spread too thin.
 """
 
@@ -29,6 +32,7 @@ DEFAULT_SECONDS = 0.45  # no iteration starts after this: with the last one, a m
 DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
+DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 
 
 class Node:
@@ -60,7 +64,7 @@ class IsmctsPlayer:
         exploration: float = 0.7,
         width: int = DEFAULT_WIDTH,
         bonuses: int = 1,
-        tree: int = 0,
+        tree: int = DEFAULT_TREE,
     ) -> None:
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
@@ -71,6 +75,7 @@ class IsmctsPlayer:
         self.bonuses = bool(bonuses)
         self.tree = tree
         self.last_iterations = 0
+        self.last_root: Node | None = None  # the last search's tree, for inspection
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
@@ -96,6 +101,7 @@ class IsmctsPlayer:
             self._iterate(determinize(view, self.rng), root, weights, c, candidates)
             done += 1
         self.last_iterations = done
+        self.last_root = root
         best = max(range(len(moves)), key=lambda i: root.children[raw[i]].visits if raw[i] in root.children else -1)
         return moves[best]
 
