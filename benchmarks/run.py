@@ -35,7 +35,7 @@ sys.path.insert(0, str(HERE))
 import hand_scopa  # noqa: E402
 import piglia  # noqa: E402
 from piglia.contexts import NO_PLAY, AwardEnv, BonusEnv  # noqa: E402
-from piglia.simulate import Summary, _play_watched, _Watcher, match_seed  # noqa: E402
+from piglia.simulate import Summary, Watcher, _play_watched, match_seed  # noqa: E402
 from piglia.spec import builtin_names  # noqa: E402
 from piglia.state import Game, State  # noqa: E402
 
@@ -77,7 +77,7 @@ def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 def interpreter_deals(game: Game, seed: int, first: int, count: int) -> int:
     """Play matches ``first`` .. ``first + count - 1`` of a run as ``piglia simulate --workers 1`` does."""
     summary = Summary.empty(game, seed)
-    watcher = _Watcher(summary, game)
+    watcher = Watcher(summary, game)
     for k in range(first, first + count):
         _play_watched(game, match_seed(seed, k), watcher, None)
     return summary.deals

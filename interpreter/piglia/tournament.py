@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piglia.players import make_player
-from piglia.simulate import match_seed, wilson
+from piglia.simulate import match_seed
 from piglia.state import Game
+from piglia.stats import wilson
 from piglia.variant import Variant
 
 __all__ = ["MatchResult", "Standing", "TournamentResult", "play_match", "tournament"]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import IO
 
 from rich.console import Console
 
@@ -10,7 +12,7 @@ from piglia.errors import SpecError, SpecErrors
 from piglia.spec import load_variant
 from piglia.variant import Variant
 
-__all__ = ["HELP_FORMAT", "UserError", "err_console", "load", "out_console"]
+__all__ = ["HELP_FORMAT", "UserError", "err_console", "load", "open_new", "out_console", "refuse_existing"]
 
 HELP_FORMAT = argparse.RawDescriptionHelpFormatter
 
@@ -37,3 +39,19 @@ def load(ref: str) -> Variant:
         raise UserError("\n".join(e.format() for e in exc.errors)) from None
     except SpecError as exc:
         raise UserError(exc.format()) from None
+
+
+def refuse_existing(path: Path, *, force: bool) -> None:
+    """Nothing a user wrote is overwritten unasked: refuse an existing file unless ``--force``."""
+    if path.exists() and not force:
+        raise UserError(f"{path} exists; choose another name or pass --force to overwrite it")
+
+
+def open_new(path_text: str, *, force: bool) -> IO[str]:
+    """Open a file for writing, refusing to overwrite an existing one unless forced."""
+    path = Path(path_text)
+    refuse_existing(path, force=force)
+    try:
+        return path.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None

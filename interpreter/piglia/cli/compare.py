@@ -20,7 +20,7 @@ from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
 from piglia.cli.simulate import add_run_options, run_with_progress, workers_for
-from piglia.simulate import Summary
+from piglia.stats import Summary
 
 __all__ = ["Row", "compare_rows", "register"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from piglia.simulate import Summary
+from piglia.stats import Summary
 from piglia.variant import Variant
 
 __all__ = ["plot_summary"]

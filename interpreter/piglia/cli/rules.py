@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from piglia.cli.common import HELP_FORMAT, UserError, load
+from piglia.cli.common import HELP_FORMAT, load, open_new
 from piglia.locales import languages
 from piglia.rulespage import render_html, render_markdown
 
@@ -19,13 +18,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(page)
         return 0
-    out = Path(args.output)
-    if out.exists() and not args.force:
-        raise UserError(f"piglia: {out} exists; use --force to overwrite it")
-    try:
-        out.write_text(page, encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"piglia: cannot write {out}: {exc.strerror}") from None
+    with open_new(args.output, force=args.force) as out:
+        out.write(page)
     return 0
 
 

@@ -7,12 +7,12 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, UserError, err_console, load, out_console
+from piglia.cli.common import HELP_FORMAT, UserError, err_console, load, open_new, out_console, refuse_existing
 from piglia.simulate import Summary, default_workers, simulate
 from piglia.variant import Variant
 
@@ -21,23 +21,11 @@ from piglia.variant import Variant
 SMALL_RUN_DEALS = 3000
 
 
-def open_new(path_text: str, *, force: bool) -> IO[str]:
-    """Open a file for writing, refusing to overwrite an existing one unless forced."""
-    path = Path(path_text)
-    if path.exists() and not force:
-        raise UserError(f"{path} exists; choose another name or pass --force to overwrite it")
-    try:
-        return path.open("w", encoding="utf-8")
-    except OSError as exc:
-        raise UserError(f"cannot write {path}: {exc.strerror}") from None
-
-
 def check_plot_target(path_text: str | None, force: bool) -> None:
     """Refuse a --plot file that exists (unless forced) or that matplotlib cannot be imported for, before the run."""
     if path_text is None:
         return
-    if Path(path_text).exists() and not force:
-        raise UserError(f"{path_text} exists; choose another name or pass --force to overwrite it")
+    refuse_existing(Path(path_text), force=force)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
