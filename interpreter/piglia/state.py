@@ -490,12 +490,7 @@ class State:
         scored: list[dict[str, Any]] = []
         if bonuses:
             # Only what some bonus reads is built; the rest of the scope stays empty (nobody looks at it).
-            kind = ""
-            if captured and game.reads_kind:
-                for cap, kname in variant.capture.options(card, table_before):
-                    if cap == captured:
-                        kind = kname
-                        break
+            kind = variant.capture.kind_of(card, table_before, captured) if captured and game.reads_kind else ""
             env = BonusEnv(
                 card,
                 captured,
@@ -625,12 +620,7 @@ class State:
         table = self.table
         hand = [c for c in self.hands[seat] if c != card]
         table_after = tuple(c for c in table if c not in captured) if captured else (*table, card)
-        kind = ""
-        if captured and game.reads_kind:
-            for cap, kname in variant.capture.options(card, table):
-                if cap == captured:
-                    kind = kname
-                    break
+        kind = variant.capture.kind_of(card, table, captured) if captured and game.reads_kind else ""
         pile: tuple[int, ...] = ()
         if game.reads_pile:
             pile = (*self.piles[team], card, *captured) if captured else tuple(self.piles[team])

@@ -58,6 +58,13 @@ class CaptureRules:
                 return sorted(seen.items())
         return []
 
+    def kind_of(self, played: int, table: Sequence[int], captured: Capture) -> str:
+        """The name of the kind by which ``played`` takes ``captured`` from ``table`` (``""`` if none does)."""
+        for cap, name in self.options(played, table):
+            if cap == captured:
+                return name
+        return ""
+
 
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
     if len(tier) == 1:
