@@ -20,10 +20,10 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from piglia.dsl.words import Words
+from piglia.dsl.words import MissingMessage, Words
 from piglia.locales import Catalog, load_catalog
 from piglia.mechanics.awards import award_text
-from piglia.mechanics.base import Quantity
+from piglia.mechanics.base import Quantity, mechanic_text
 from piglia.mechanics.capture import kind_text
 from piglia.mechanics.match import match_lines, match_objective, match_short
 from piglia.state import Game
@@ -139,12 +139,18 @@ class _Page:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
 
     def msg(self, key: str, **fields: Any) -> str:
-        """The catalog's text for ``key`` (the mechanics' phrasing reads the catalog through the page)."""
-        return self.catalog(key, **fields)
+        """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""
+        try:
+            return self.catalog(key, **fields)
+        except MissingMessage:
+            text = mechanic_text(self.catalog.lang, key)
+            if text is None:
+                raise
+            return text.format_map(fields)
 
     def plural(self, key: str, n: int, **fields: Any) -> str:
         """``key.one`` or ``key.other`` of the catalog."""
-        return self.catalog.plural(key, n, **fields)
+        return self.msg(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
 
     def points(self, value: Quantity) -> str:
         if isinstance(value, int):

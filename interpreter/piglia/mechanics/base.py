@@ -37,9 +37,11 @@ __all__ = [
     "Quantity",
     "generation",
     "load_plugins",
+    "mechanic_text",
     "mechanics",
     "quantity_fn",
     "register_mechanic",
+    "unregister_mechanic",
 ]
 
 ENTRY_POINT_GROUP = "piglia.mechanics"
@@ -124,6 +126,9 @@ class Mechanic:
     required: ClassVar[tuple[str, ...]] = ()
     defaults: ClassVar[Mapping[str, Any]] = {}  # the value of each optional key not written
     messages: ClassVar[tuple[str, ...]] = ()  # the catalog keys its phrasing uses
+    # A plugin's own words, by language then key, for keys the installed catalogs lack (built-ins have none:
+    # their words are in piglia/locales/*.json). English is the fallback for a language it does not cover.
+    texts: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
     @classmethod
     def with_defaults(cls, spec: Mapping[str, Any]) -> dict[str, Any]:
@@ -148,6 +153,13 @@ def register_mechanic(cls: M) -> M:
     return cls
 
 
+def unregister_mechanic(cls: type[Mechanic]) -> None:
+    """Remove a registered mechanic (for tests that register one for a while)."""
+    if _REGISTRY.get(cls.family, {}).get(cls.key) is cls:
+        del _REGISTRY[cls.family][cls.key]
+        _state["generation"] += 1
+
+
 def generation() -> int:
     """A number that changes whenever a mechanic is registered (caches of the schema key on it)."""
     load_plugins()
@@ -166,6 +178,17 @@ def load_plugins(*, again: bool = False) -> None:
             raise PigliaError(
                 f"the mechanics plugin {entry.name!r} ({entry.value}) failed to load: {type(exc).__name__}: {exc}"
             ) from exc
+
+
+def mechanic_text(lang: str, key: str) -> str | None:
+    """A registered mechanic's own text for ``key`` in ``lang`` (else in English), or None."""
+    for family in _REGISTRY.values():
+        for cls in family.values():
+            for language in (lang, "en"):
+                text = cls.texts.get(language, {}).get(key)
+                if text is not None:
+                    return text
+    return None
 
 
 def mechanics(family: str) -> Mapping[str, type[Mechanic]]:
