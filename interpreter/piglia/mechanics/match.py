@@ -122,12 +122,20 @@ class InstantWin(MatchEnd):
         }
     }
     defaults: ClassVar[Mapping[str, Any]] = {"reason": "instant win"}
+    messages = ("match.instant_win", "deal.reason")
 
     def __init__(self, b: BuildContext, value: Any) -> None:
         super().__init__(b, value)
         spec = self.with_defaults(value)
         self.when: Compiled = b.compiled(("match", "instant_win", "when"), spec["when"], AWARD_SCOPE, T.BOOL)
         self.reason = str(spec["reason"])
+        self.reason_written = "reason" in value  # the rules page quotes a reason only when the author wrote one
+
+    def lines(self, page: Page, match: MatchRules) -> list[str]:
+        text = page.msg("match.instant_win", side=page.side_word(), cond=page.words.condition(self.when))
+        if self.reason_written:
+            text += " " + page.msg("deal.reason", reason=self.reason)
+        return [text]
 
 
 @dataclass(frozen=True)
