@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -56,6 +57,6 @@ def bonuses_of_last_play(state: State) -> dict[str, int]:
     return {b["name"]: b["points"] for b in plays[-1]["bonuses"]}
 
 
-def events_of(state: State, kind: str) -> list[dict[str, object]]:
+def events_of(state: State, kind: str) -> list[dict[str, Any]]:
     """The logged events of one kind."""
     return [e for e in state.events or [] if e["event"] == kind]

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def tutorial_yaml() -> str:
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", readme, flags=re.S)
-    return next(b for b in blocks if "extends: scopa" in b)
+    return next(str(b) for b in blocks if "extends: scopa" in b)
 
 
 def test_tutorial_variant_validates_simulates_and_replays(tmp_path: Path) -> None:
