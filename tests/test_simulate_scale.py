@@ -154,12 +154,19 @@ def test_plot_writes_a_png_and_will_not_overwrite(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str) -> None:
+def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str, tmp_path: Path) -> None:
     """A real SIGINT to a run of ten million deals: it stops cleanly, prints the statistics, exits 130."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
+    records = tmp_path / "records.jsonl"
     command = [sys.executable, "-m", "piglia", "simulate", "scopa", "--deals", "10000000", "--workers", workers]
-    proc = subprocess.Popen([*command, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(4)
+    command += ["--record", str(records), "--json"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # Interrupt once some deals are finished (their records reach the file), however slow the machine is.
+    deadline = time.monotonic() + 300
+    while not (records.exists() and records.stat().st_size > 0):
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "no deal finished in 300 s"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
