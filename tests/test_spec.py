@@ -186,3 +186,16 @@ def test_yaml_aliases_cannot_blow_up(tmp_path: Path) -> None:
 def test_yaml_tags_construct_no_objects(tmp_path: Path) -> None:
     err = one_error(write(tmp_path, "name: !!python/object/apply:os.system [echo hi]\n"))
     assert "YAML" in err.message or "could not determine a constructor" in err.message
+
+
+def test_editing_the_parent_changes_the_child_loaded_again(tmp_path: Path) -> None:
+    """The variant cache keys on every file of the extends chain, not on the child alone."""
+    parent = write(tmp_path, f"name: parent\nextends: {BASE}\nmatch: {{target: 21}}\n", "parent.yaml")
+    child = write(tmp_path, "name: child\nextends: parent.yaml\n", "child.yaml")
+    assert load_variant(str(child)).match.target == 21
+    assert load_variant(str(child)) is load_variant(str(child))  # unchanged files: the cached variant
+    # Same size, and written at once: an mtime-and-size key could not see this edit.
+    parent.write_text(parent.read_text().replace("21", "31"))
+    assert load_variant(str(child)).match.target == 31
+    parent.write_text(parent.read_text().replace("match: {target: 31}", "match: {target: 0}"))
+    assert "must be at least 1" in one_error(child).message
