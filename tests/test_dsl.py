@@ -554,6 +554,27 @@ def test_error(text: str, kind: type[DslError], fragment: str, offset: int) -> N
     assert info.value.offset + info.value.length <= max(len(text), 1)
 
 
+def test_error_hints_use_the_variants_own_names() -> None:
+    """A hint's example is written in the variant's words, never another game's suits."""
+    french = Deck.build([Suit("hearts", "h", 0, {}), Suit("spades", "s", 1, {})], RANKS[:3], [])
+    with pytest.raises(DslTypeError) as info:
+        compile_expr("count(pile.suit) > 0", scope=SCOPE, deck=french, expected=T.BOOL)
+    assert "pile where suit == hearts" in info.value.message
+    assert "coins" not in info.value.message
+
+
+def test_a_text_variable_compared_with_a_value_it_never_takes() -> None:
+    """``kind == "x"`` where no capture kind is called x: a name error at the string, with the close name."""
+    values = {"kind": ("", "match", "sum", "ace")}
+    text = 'kind != "aces" and n > 0'
+    with pytest.raises(DslNameError) as info:
+        compile_expr(text, scope={**SCOPE, "kind": T.STR}, deck=DECK, expected=T.BOOL, string_values=values)
+    assert "'aces'" in info.value.message and "did you mean 'ace'?" in info.value.message
+    assert (info.value.offset, info.value.length) == (text.index('"aces"'), len('"aces"'))
+    ok = compile_expr('"ace" == kind', scope={**SCOPE, "kind": T.STR}, deck=DECK, expected=T.BOOL, string_values=values)
+    assert ok.fn(SimpleNamespace(kind="ace")) is True
+
+
 def test_error_offsets_point_at_the_offending_token() -> None:
     text = "count(pile where suit == coin) >= 3"
     with pytest.raises(DslNameError) as info:

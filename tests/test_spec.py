@@ -199,3 +199,28 @@ def test_editing_the_parent_changes_the_child_loaded_again(tmp_path: Path) -> No
     assert load_variant(str(child)).match.target == 31
     parent.write_text(parent.read_text().replace("match: {target: 31}", "match: {target: 0}"))
     assert "must be at least 1" in one_error(child).message
+
+
+def test_misspelt_capture_kind_in_an_expression_is_an_error_at_the_string(tmp_path: Path) -> None:
+    """`kind != "aces"` where the kind is `ace` would be always true: an unknown name, located at the string."""
+    text = """
+        name: aces
+        extends: scopa
+        capture:
+          kinds:
+            ace: {type: all, played: card.rank == asso}
+          priority: [match, ace, sum]
+        bonuses:
+          scopa: {points: 1, when: empty(table_after) and kind != "aces"}
+        """
+    path = write(tmp_path, text)
+    error = one_error(path)
+    line = path.read_text().splitlines()[7]
+    assert (error.line, error.col) == (8, line.index('"aces"') + 1)  # the opening quote of "aces"
+    assert error.path == "bonuses.scopa.when"
+    assert "'aces'" in error.message and "did you mean 'ace'?" in error.message
+    far = one_error(write(tmp_path, text.replace('"aces"', '"xyz"')))
+    assert "ace, match, sum" in far.message  # nothing close: the variant's own kind names
+    # every kind the variant has (inherited ones too) and "" (a play that captures nothing) are accepted
+    for value in ("ace", "match", "sum", ""):
+        assert validate_file(str(write(tmp_path, text.replace('"aces"', f'"{value}"')))) == []

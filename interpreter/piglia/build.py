@@ -101,6 +101,7 @@ class VariantBuilder:
                 expected=expected,
                 known_elsewhere=all_scope_names(),
                 bare_card=bare_card,
+                string_values={"kind": ("", *self.data.get("capture", {}).get("kinds", ()))},
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
