@@ -224,3 +224,19 @@ def test_misspelt_capture_kind_in_an_expression_is_an_error_at_the_string(tmp_pa
     # every kind the variant has (inherited ones too) and "" (a play that captures nothing) are accepted
     for value in ("ace", "match", "sum", ""):
         assert validate_file(str(write(tmp_path, text.replace('"aces"', f'"{value}"')))) == []
+
+
+def test_changing_an_inherited_award_says_which_key_to_null_in_the_users_file(tmp_path: Path) -> None:
+    """A new form for an inherited award keeps the old form's keys: the error is in the user's file (not the
+    built-in one it extends) and says how to drop each of them."""
+    path = write(tmp_path, 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)"}\n')
+    error = one_error(path)
+    assert (error.file, error.line, error.col) == (str(path), 4, 3)
+    assert "only one of holder, score" in error.message
+    assert "add `holder: null` to remove the inherited holder" in error.message
+    path = write(tmp_path, 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)", holder: null}\n')
+    error = one_error(path)
+    assert (error.file, error.line, error.col) == (str(path), 4, 3)
+    assert "add `points: null` to remove the inherited points" in error.message
+    fixed = 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)", holder: null, points: null}\n'
+    assert validate_file(str(write(tmp_path, fixed))) == []

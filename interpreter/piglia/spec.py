@@ -255,7 +255,18 @@ class _Reporter:
         self.layered = layered
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
-        return self.layered.error(path, message, key=key)
+        layered, top = self.layered, self.layered.top
+        written = layered.doc_for(path)
+        parent = path[:-1]
+        if parent and written is not top and layered.origin.get(parent) is top:
+            # The file being checked changed this mapping, and a key it inherits does not fit the change (a new
+            # award form with the old form's key). The inherited file may be a built-in nobody can edit: show
+            # the error at the mapping in the file being checked, and say how to drop the key there.
+            assert top is not None
+            line, col = top.where(parent, key=True)
+            fix = f"add `{path[-1]}: null` to remove the inherited {path[-1]} (from {written.file})"
+            return SpecError(f"{message}: {fix}", file=top.file, line=line, col=col, path=format_path(path))
+        return layered.error(path, message, key=key)
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
         doc, line, col = self.layered.locate(path, offset)
