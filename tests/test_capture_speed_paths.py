@@ -14,11 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import piglia
+from conftest import ROOT
 from piglia.simulate import match_seed, play_random_match
 from piglia.state import Game
 from piglia.variant import Variant
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def brute_force_scopa(variant: Variant, played: int, table: list[int]) -> list[tuple[int, ...]]:

@@ -7,7 +7,6 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -18,6 +17,7 @@ from hypothesis.extra.lark import from_lark
 from lark import Lark
 
 import piglia.dsl
+from conftest import ROOT
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.dsl import Compiled, T, compile_expr, lark_grammar, parse
 from piglia.dsl.compiler import compile_reference
@@ -36,8 +36,6 @@ from piglia.dsl.nodes import (
 )
 from piglia.dsl.resources import grammar_text
 from piglia.errors import DslError, DslNameError, DslSyntaxError, DslTypeError
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # ---------------------------------------------------------------------------------------------------
 # A small Italian deck: coins/cups/swords/clubs (d/c/s/b), asso 2..7 fante cavallo re.

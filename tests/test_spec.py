@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import piglia
+from conftest import write_variant as write
 from piglia.errors import SpecError, SpecErrors
 from piglia.spec import builtin_names, load_variant, validate_file
 
 BASE = Path(__file__).resolve().parent.parent / "variants" / "scopa.yaml"
-
-
-def write(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def one_error(path: Path) -> SpecError:
