@@ -101,6 +101,7 @@ class VariantBuilder:
                 expected=expected,
                 known_elsewhere=all_scope_names(),
                 bare_card=bare_card,
+                string_values={"kind": ("", *self.data.get("capture", {}).get("kinds", ()))},
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
@@ -482,7 +483,9 @@ class VariantBuilder:
         if len(forms) != 1:
             if not forms:
                 raise self.fail(path, f"an award needs one of {', '.join(AWARD_FORMS)} to say who wins it")
-            raise self.fail(path, f"an award takes only one of {', '.join(forms)}")
+            # at an inherited form if there is one (the file being checked did not write it: it needs null there)
+            inherited = [(*path, f) for f in forms if self.where.newest((*path, f), path) == path]
+            raise self.fail(inherited[-1] if inherited else path, f"an award takes only one of {', '.join(forms)}")
         form = forms[0]
         if form == "score":
             if "points" in spec:
