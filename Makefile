@@ -8,14 +8,15 @@ LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade -c constraints-dev.txt pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,plot]'
+# The test tools are pinned (constraints-dev.txt) so that `make test` next month runs the same ruff and mypy.
+$(VENV)/.installed-dev: pyproject.toml constraints-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot]'
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 import piglia
+from conftest import ROOT
 from piglia.locales import languages, load_catalog
 from piglia.rulespage import find_example, render_html, render_markdown
 from piglia.spec import builtin_names, load_variant
 from piglia.state import Game
 from piglia.variant import Variant
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")

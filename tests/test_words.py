@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from piglia.contexts import AWARD_SCOPE, BONUS_SCOPE, CARD_SCOPE, DEAL_SCOPE, PLAYED_SCOPE
+from piglia.dsl import T
 from piglia.dsl.words import Words
 from piglia.locales import load_catalog
 from piglia.variant import Variant
@@ -112,7 +115,7 @@ def words(scopa: Variant) -> Words:
         (DEAL_SCOPE, "count(table where rank == re) >= 3", "the number of cards of rank re on the table is at least 3"),
     ],
 )
-def test_each_construct_has_a_phrasing(words: Words, scope: dict, text: str, expected: str) -> None:
+def test_each_construct_has_a_phrasing(words: Words, scope: Mapping[str, T], text: str, expected: str) -> None:
     got = words.phrase(text, scope)
     assert got == expected
     assert "`" not in got  # a real phrasing, not the code fallback

@@ -96,6 +96,7 @@ class VariantBuilder:
                 expected=expected,
                 known_elsewhere=all_scope_names(),
                 bare_card=bare_card,
+                string_values={"kind": ("", *self.data.get("capture", {}).get("kinds", ()))},
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
@@ -106,6 +107,10 @@ class VariantBuilder:
         if isinstance(value, int):
             return _const(value)
         return self.expr(path, value, scope, T.INT)
+
+    def newest(self, *paths: Path) -> Path:
+        """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
+        return self.where.newest(*paths)
 
     def quantity(self, path: Path, value: int | str, scope: Mapping[str, T]) -> Quantity:
         """A whole number as is, or the number expression at ``path`` compiled (for the mechanics' builders)."""

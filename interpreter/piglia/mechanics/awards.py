@@ -95,7 +95,9 @@ def build_award(b: BuildContext, name: str, spec: Mapping[str, Any]) -> AwardFor
     if len(forms) != 1:
         if not forms:
             raise b.fail(path, f"an award needs one of {', '.join(registered)} to say who wins it")
-        raise b.fail(path, f"an award takes only one of {', '.join(forms)}")
+        # at an inherited form if there is one (the file being checked did not write it: it needs null there)
+        inherited = [(*path, f) for f in forms if b.newest((*path, f), path) == path]
+        raise b.fail(inherited[-1] if inherited else path, f"an award takes only one of {', '.join(forms)}")
     cls = registered[forms[0]]
     assert issubclass(cls, AwardForm)
     if not cls.takes_points:

@@ -93,6 +93,10 @@ class BuildContext(Protocol):
         """A whole number as is, or the number expression at ``path`` compiled."""
         ...
 
+    def newest(self, *paths: Path) -> Path:
+        """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
+        ...
+
 
 class Page(Protocol):
     """What a mechanic's phrasing may use: the catalog, the expression phraser and the page's common words."""
