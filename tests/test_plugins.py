@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 import piglia
+from conftest import ROOT, piglia_env
 from piglia.errors import SpecErrors
 from piglia.mechanics import base as registry
 from piglia.mechanics.schema import schema_text
@@ -27,7 +28,6 @@ from piglia.record import verify_lines
 from piglia.rulespage import render_markdown
 from piglia.simulate import simulate
 
-ROOT = Path(__file__).resolve().parent.parent
 PLUGINS = ROOT / "tests" / "plugins"
 
 
@@ -112,7 +112,8 @@ def test_a_plugin_kind_and_award_validate_simulate_replay_and_are_phrased(plugin
 
 
 def test_the_cli_finds_the_plugin_through_its_entry_point(wild_file: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": str(PLUGINS)}
+    env = piglia_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(PLUGINS), env["PYTHONPATH"]])
 
     def piglia_cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
