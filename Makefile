@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
-.PHONY: run test lint typecheck pytest bench docs clean
+.PHONY: run test lint typecheck pytest bench docs schema clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ pytest: $(VENV)/.installed-dev
 ## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
 docs: $(VENV)/.installed
 	$(BIN)/python -c "from piglia.rulespage import write_docs; write_docs('docs/variants')"
+
+## schema: regenerate grammar/variant.schema.json (variant.base.schema.json + the mechanics registry)
+schema: $(VENV)/.installed
+	$(BIN)/piglia schema -o grammar/variant.schema.json --force
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py

@@ -71,7 +71,6 @@ _FOLD_BUDGET = 100_000
 
 _CARD_ATTRS = ("suit", "rank", "value", "court")
 _RANK_ATTRS = ("value", "court")
-_PLAY_ATTRS = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
 _BUILTIN_NAMES = ("suits", "ranks", "deck")
 
 
@@ -79,13 +78,17 @@ _BUILTIN_NAMES = ("suits", "ranks", "deck")
 class Compiled:
     """A compiled expression: ``fn(env)`` computes it, reading scope variable ``x`` as ``env.x``.
 
-    ``type`` is the expression's type, ``ast`` its syntax tree and ``names`` the scope variables it reads.
+    ``type`` is the expression's type, ``ast`` its syntax tree and ``names`` the scope variables it reads;
+    ``types`` is the typed AST (the type the checker found for every expression node, and for each
+    comprehension variable) and ``text`` the source, for :class:`piglia.dsl.words.Words` to phrase.
     """
 
     fn: Callable[[Any], Any]
     type: T
     ast: Expr
     names: frozenset[str]
+    types: Mapping[Expr, T] = field(default_factory=dict, compare=False, repr=False)
+    text: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -333,7 +336,13 @@ class _Compiler:
         self.string_values = string_values or {}
         self.deck = deck
         self.known_elsewhere = known_elsewhere
+        # The attributes of a play: one table, owned by the scopes' module (imported here, not at the top,
+        # because piglia.contexts itself imports the DSL's types).
+        from piglia.contexts import PLAY_ATTRS
+
+        self.play_attrs = PLAY_ATTRS
         self.names: set[str] = set()
+        self.types: dict[Expr, T] = {}  # the typed AST: each node's type, as checked
         self.domains: list[tuple[int, ...]] = []  # per slot: the values the variable takes, -1 last
         self.idents: list[Code] = []  # per slot: the variable itself, as a TAB code
         # Per-card arrays, with the "no card" (-1) entry at the end so that index -1 reads it.
@@ -422,7 +431,12 @@ class _Compiler:
     # -- dispatch ------------------------------------------------------------------------------------
 
     def expr(self, node: Expr, ctx: _Ctx) -> Code:
-        """Type-check and compile one node."""
+        """Type-check and compile one node (and record its type in the typed AST)."""
+        code = self._expr(node, ctx)
+        self.types[node] = code.type
+        return code
+
+    def _expr(self, node: Expr, ctx: _Ctx) -> Code:
         match node:
             case IntLit(value=value):
                 return _const(T.INT, value)
@@ -581,9 +595,9 @@ class _Compiler:
         elif t is T.SUIT:
             arrays = {n: (p.type, p.of_suit) for n, p in self.props.items() if p.of_suit is not None}
         elif t is T.PLAY:
-            if attr not in _PLAY_ATTRS:
-                raise self.no_attribute(name, t, _PLAY_ATTRS)
-            rt = _PLAY_ATTRS[attr]
+            if attr not in self.play_attrs:
+                raise self.no_attribute(name, t, self.play_attrs)
+            rt = self.play_attrs[attr]
             if obj.path is not None:
                 # `previous.card` is one C-level attrgetter("previous.card"), not two calls.
                 path = f"{obj.path}.{attr}"
@@ -778,6 +792,7 @@ class _Compiler:
         slot = self.new_slot(T.CARD)
         cond = self.expr(node.cond, ctx.with_card(self.idents[slot]))
         self.need(cond, node.cond, T.BOOL, "'where'")
+        self.types[node] = T.CARDS
         return _Loop(coll, slot, cond, self.idents[slot], node.coll)
 
     def comprehension(self, node: Comprehension, ctx: _Ctx) -> _Loop:
@@ -791,6 +806,7 @@ class _Compiler:
                 length=node.iterable.length,
             )
         slot = self.new_slot(element_type)
+        self.types[node.var] = element_type
         inner = ctx.bind(node.var.id, slot, element_type)
         cond = None
         if node.cond is not None:
@@ -1100,4 +1116,4 @@ def _compile(
         code = compiler.coerce(ast, code, T.RANK)
     if code.type not in wanted:
         raise DslTypeError(f"expected {describe_any(wanted)}, got {describe(code.type)}", ast.offset, length=ast.length)
-    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names))
+    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names), compiler.types, text)
