@@ -26,7 +26,7 @@ class Catalog:
     lang: str
     messages: dict[str, str]
 
-    def __call__(self, key: str, **fields: Any) -> str:
+    def __call__(self, key: str, /, **fields: Any) -> str:
         """The text for ``key`` with its placeholders filled; :class:`MissingMessage` if there is none."""
         try:
             text = self.messages[key]
@@ -34,7 +34,7 @@ class Catalog:
             raise MissingMessage(key) from None
         return text.format_map(fields)
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` when ``n`` is 1, else ``key.other``, with ``{n}`` filled in."""
         return self(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
 

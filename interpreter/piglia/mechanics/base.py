@@ -103,11 +103,11 @@ class Page(Protocol):
 
     words: Words
 
-    def msg(self, key: str, **fields: Any) -> str:
+    def msg(self, key: str, /, **fields: Any) -> str:
         """The catalog's text for ``key``."""
         ...
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` or ``key.other``."""
         ...
 
