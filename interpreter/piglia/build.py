@@ -20,7 +20,7 @@ from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
 from piglia.mechanics.capture import CaptureKind, build_kind
-from piglia.mechanics.match import build_match
+from piglia.mechanics.match import build_match, check_progress
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
@@ -140,6 +140,18 @@ class VariantBuilder:
                 parts[name] = step()
             except _Failed:
                 parts[name] = None
+        if not self.errors:
+            try:
+                check_progress(
+                    self,
+                    d["match"],
+                    parts["awards"],
+                    parts["bonuses"],
+                    d["deal"].get("opening") or {},
+                    one_team=any(len(p.teams) == 1 for p in parts["players"].values()),
+                )
+            except _Failed:
+                pass
         if self.errors:
             return None
         players: dict[int, PlayerRules] = parts["players"]
@@ -416,6 +428,11 @@ class VariantBuilder:
                     ("capture", "priority", i) if isinstance(priority[i], str) else ("capture", "priority", i, j)
                 )
                 if kname not in spec["kinds"]:
+                    gone: Path = ("capture", "kinds", kname)
+                    if self.where.newest(gone, where) == gone:  # this file removed a kind the priority still uses
+                        raise self.fail(
+                            gone, f"capture.priority still lists {kname!r}: write a capture.priority without it"
+                        )
                     raise self.fail(where, f"unknown capture kind {kname!r}{did_you_mean(kname, spec['kinds'])}")
                 if kname in named:
                     raise self.fail(where, f"capture kind {kname!r} is listed twice")

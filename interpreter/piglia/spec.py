@@ -74,6 +74,7 @@ class Layered:
     origin: dict[Path, YamlDoc] = field(default_factory=dict)
     top: YamlDoc | None = None
     files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
+    removed: dict[Path, YamlDoc] = field(default_factory=dict)  # inherited keys removed by `key: null`, and by whom
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -109,6 +110,7 @@ def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> No
 def _merge(base: Layered, doc: YamlDoc) -> Layered:
     """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
     origin = dict(base.origin)
+    removed = dict(base.removed)
 
     def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
         out = dict(into)
@@ -124,6 +126,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
                         key=True,
                     )
                 out.pop(key, None)
+                removed[sub] = doc
                 for p in [p for p in origin if p[: len(sub)] == sub]:
                     del origin[p]
             elif isinstance(value, dict) and isinstance(out.get(key), dict):
@@ -139,7 +142,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
 
     data = merge(base.data, doc.data, ())
     data.pop("extends", None)
-    return Layered(data, origin, doc, base.files)
+    return Layered(data, origin, doc, base.files, removed)
 
 
 def _drop_nulls(data: Any) -> Any:
@@ -256,6 +259,8 @@ class _Reporter:
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
         layered, top = self.layered, self.layered.top
+        if path not in layered.origin and layered.removed.get(path) is top:
+            return layered.removed[path].error(path, message, key=True)  # at the `key: null` that removed it
         written = layered.doc_for(path)
         parent = path[:-1]
         if parent and written is not top and layered.origin.get(parent) is top:
@@ -275,7 +280,7 @@ class _Reporter:
     def newest(self, *paths: Path) -> Path:
         top = self.layered.top
         for path in paths:
-            if path in self.layered.origin and self.layered.origin[path] is top:
+            if self.layered.origin.get(path, self.layered.removed.get(path)) is top:
                 return path
         return paths[0]
 

@@ -578,7 +578,9 @@ class State:
         if over:
             self.over = True
             self.winner = winner
-            self._log({"event": "match_end", "totals": list(self.totals), "winner": winner})
+            end: Event = {"event": "match_end", "totals": list(self.totals), "winner": winner}
+            reason = variant.match.stop_reason(self.totals, self.deal_no)  # the deal limit (match.max_deals)
+            self._log({**end, "reason": reason} if reason else end)
         if self.observer is not None:
             self.observer(self)
         if over:
