@@ -21,13 +21,13 @@ from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
 from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.match import build_match, check_progress
+from piglia.probe import probe_openings
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
 
 Expr = Callable[[Any], Any]
-MAX_REDEAL_ATTEMPTS = 1000
 
 
 class Reporter(Protocol):
@@ -155,7 +155,7 @@ class VariantBuilder:
         if self.errors:
             return None
         players: dict[int, PlayerRules] = parts["players"]
-        return Variant(
+        variant = Variant(
             name=d["name"],
             title=d.get("title", d["name"]),
             description=d.get("description", ""),
@@ -175,6 +175,11 @@ class VariantBuilder:
             notes=tuple(" ".join(str(note).split()) for note in d.get("notes") or ()),
             removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
         )
+        try:  # what a few random opening deals show (piglia.probe)
+            probe_openings(variant, self.fail)
+        except _Failed:
+            return None
+        return variant
 
     # -- deck ------------------------------------------------------------------------------------------
 

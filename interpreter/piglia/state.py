@@ -272,7 +272,9 @@ class State:
                 continue
             self.start_deal(hands, table, stock)
             return
-        raise PigliaError(f"the redeal condition held {MAX_REDEALS} times in a row; it can never be met")
+        raise PigliaError(
+            f"deal.redeal.when: the redeal condition held on {MAX_REDEALS} shuffles in a row; it almost always holds"
+        )
 
     def is_misdeal(self, table: Sequence[int]) -> bool:
         """Whether an opening table would be redealt under this variant's rules (S1.3)."""

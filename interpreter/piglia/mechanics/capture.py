@@ -28,12 +28,51 @@ __all__ = [
     "CaptureKind",
     "KindInputs",
     "KindMechanic",
+    "CaptureLimitError",
+    "MAX_CAPTURES",
     "build_kind",
+    "count_subsets",
     "kind_text",
     "register_capture_kind",
 ]
 
 Capture = tuple[int, ...]  # table card indexes taken, ascending
+
+# The most captures one kind may offer one played card. A real table offers a handful (Scopa's richest tables a few
+# dozen); a deck of many low cards on a big table could offer millions of groups and fill the memory while they
+# are listed, so they are counted first (a cheap count of subsets by total) and refused beyond this.
+MAX_CAPTURES = 100_000
+# Tables up to this many cards have fewer than MAX_CAPTURES subsets at all: nothing to count.
+_COUNT_FROM = MAX_CAPTURES.bit_length()
+
+
+class CaptureLimitError(PigliaError):
+    """A played card would have more captures of one kind than :data:`MAX_CAPTURES`."""
+
+    def __init__(self, kind: str, card: str, table: int, count: int) -> None:
+        super().__init__(
+            f"capture kind {kind!r}: the {card} could take {count:,} different groups of the {table} table cards, "
+            f"more than the limit of {MAX_CAPTURES:,} captures per played card (capture.kinds.{kind}: give it a "
+            "max_cards, or deal a smaller table)"
+        )
+        self.kind = kind
+        self.count = count
+
+
+def count_subsets(values: Sequence[int], need: int, lo: int, hi: int) -> int:
+    """How many groups of ``values`` (by position) of ``lo`` to ``hi`` cards add up to ``need``, without listing.
+
+    A count by (group size, total): about len(values) * hi * totals steps, whatever the number of groups.
+    """
+    hi = min(hi, len(values))
+    # ways[k] maps a total to the number of groups of k cards with that total
+    ways: list[dict[int, int]] = [{0: 1}] + [{} for _ in range(hi)]
+    for v in values:
+        for k in range(hi - 1, -1, -1):
+            grow = ways[k + 1]
+            for total, n in ways[k].items():
+                grow[total + v] = grow.get(total + v, 0) + n
+    return sum(ways[k].get(need, 0) for k in range(max(lo, 0), hi + 1))
 
 
 @dataclass(frozen=True)
@@ -302,6 +341,20 @@ class SumKind(KindMechanic):
             text += " " + page.msg("kind.courts_in_sums")
         return text
 
+    def check_count(self, played: int, table_size: int, vals: Sequence[int], need: int) -> None:
+        """Raise :class:`CaptureLimitError` when more than :data:`MAX_CAPTURES` groups of ``vals`` reach ``need``."""
+        found = count_subsets(vals, need, self._min, self._max)
+        if found > MAX_CAPTURES:
+            raise CaptureLimitError(self.name, self.inputs.deck.cards[played].id, table_size, found)
+
+    def count(self, played: int, table: Sequence[int]) -> int:
+        """How many captures :meth:`captures` would list, counted without listing them."""
+        need = self._need[played]
+        if need is None:
+            return 0
+        ok = self._takes_ok[played]
+        return count_subsets([self._values[c] for c in table if ok[c]], need, self._min, self._max)
+
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         need = self._need[played]
         if need is None:
@@ -324,6 +377,8 @@ class SumKind(KindMechanic):
         if need > 0 and (vals[-1] > need or sum(vals) < need):
             return []  # no card is small enough, or all of them together are too few: what the search would find
         count = len(cards)
+        if count > _COUNT_FROM:
+            self.check_count(played, len(table), vals, need)
         suffix = [0] * (count + 1)
         for i in range(count - 1, -1, -1):
             suffix[i] = suffix[i + 1] + vals[i]
