@@ -28,6 +28,9 @@ from piglia.yamlpos import Path
 __all__ = ["Reporter", "VariantBuilder"]
 
 Expr = Callable[[Any], Any]
+# The most cards a deck may have: four 52-card packs and more. The engine precomputes tables by card and by pair of
+# cards (a capture filter is computed for every played card and table card: 65,536 pairs at this size).
+MAX_DECK_CARDS = 256
 
 
 class Reporter(Protocol):
@@ -235,6 +238,12 @@ class VariantBuilder:
             )
         if not ranks:
             raise self.fail(("deck", "remove_ranks"), "every rank is removed: the deck has no cards")
+        if len(suits) * len(ranks) > MAX_DECK_CARDS:
+            raise self.fail(
+                self.where.newest(("deck", "ranks"), ("deck", "suits")),
+                f"a deck of {len(suits)} suits of {len(ranks)} ranks has {len(suits) * len(ranks):,} cards; "
+                f"the limit is {MAX_DECK_CARDS}",
+            )
         if self.errors:
             raise _Failed()  # a suit or rank given twice would also make card ids collide: say it once
         ids: dict[str, str] = {}

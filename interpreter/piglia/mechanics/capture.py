@@ -42,6 +42,9 @@ Capture = tuple[int, ...]  # table card indexes taken, ascending
 # dozen); a deck of many low cards on a big table could offer millions of groups and fill the memory while they
 # are listed, so they are counted first (a cheap count of subsets by total) and refused beyond this.
 MAX_CAPTURES = 100_000
+# The most work the filters of one kind may cost when the rules are loaded (about two seconds): each is computed
+# for every card, the cards filter for every pair of cards.
+MAX_FILTER_STEPS = 20_000_000
 # Tables up to this many cards have fewer than MAX_CAPTURES subsets at all: nothing to count.
 _COUNT_FROM = MAX_CAPTURES.bit_length()
 
@@ -193,19 +196,32 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
     target: tuple[int, ...] | None = None
     exprs: dict[str, Compiled | int] = {}
+    def affordable(c: Compiled, key: str, times: int) -> None:
+        # a filter is computed at build time for every card (or pair of cards): bound the whole of that work
+        if c.cost * times > MAX_FILTER_STEPS:
+            raise b.fail(
+                (*path, key),
+                f"too costly: computed {times:,} times when the rules are loaded, at about {c.cost:,} steps each "
+                f"(the limit is {MAX_FILTER_STEPS:,} steps in all): simplify it",
+            )
+
     try:
         if "played" in spec:
             # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
             f = b.compiled((*path, "played"), spec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
             exprs["played"] = f
+            affordable(f, "played", n)
             played_ok = tuple(bool(f.fn(CardEnv(c, c))) for c in range(n))
         if "cards" in spec:
             g = b.compiled((*path, "cards"), spec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
             exprs["cards"] = g
+            affordable(g, "cards", n * n)
             takes = tuple(tuple(bool(g.fn(CardEnv(c, p))) for c in range(n)) for p in range(n))
         if cls.uses_target and "target" in spec:
             t = b.quantity((*path, "target"), spec["target"], PLAYED_SCOPE)
             exprs["target"] = t
+            if not isinstance(t, int):
+                affordable(t, "target", n)
             target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
