@@ -24,7 +24,7 @@ from piglia.schema import schema_problems
 from piglia.variant import Variant
 from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
 
-__all__ = ["builtin_names", "load_variant", "resolve_variant_path", "validate_file"]
+__all__ = ["builtin_names", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -48,9 +48,11 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
             candidates.append(relative_to / ref)
         candidates.append(FsPath(ref))
     else:
+        # A bare name is the built-in variant of that name, as on the command line (`piglia rules scopa`); only a
+        # name no built-in has is looked for beside the file that names it. `./scopa.yaml` names the file.
+        candidates.append(data_dir("variants") / f"{ref}.yaml")
         if relative_to is not None:
             candidates.append(relative_to / f"{ref}.yaml")
-        candidates.append(data_dir("variants") / f"{ref}.yaml")
     for candidate in candidates:
         if candidate.is_file():
             return candidate.resolve()
@@ -194,6 +196,12 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         parent = resolve_variant_path(parent_ref, relative_to=path.parent)
     except SpecError as exc:
         raise doc.error(("extends",), exc.message) from None
+    beside = path.parent / f"{parent_ref}.yaml"
+    if parent.parent == data_dir("variants").resolve() and beside.is_file() and beside.resolve() != parent:
+        _NOTES.setdefault(str(chain[0] if chain else path), []).append(
+            f"{_display(path)}: extends: {parent_ref} is the built-in variant {parent_ref}, not the file "
+            f"{_display(beside)} beside it (write extends: ./{parent_ref}.yaml for the file)"
+        )
     if parent in (*chain, path):
         start = (*chain, path).index(parent)
         cycle = " -> ".join(p.name for p in (*chain, path, parent)[start:])
@@ -222,6 +230,16 @@ def _fingerprint(data: Mapping[str, Any]) -> str:
 # needs all of them unchanged: editing the parent must change the child. Contents, not mtimes: an edit within the
 # file system's timestamp resolution would otherwise go unseen.
 _CACHE: dict[str, tuple[tuple[_Stamp, ...], Variant]] = {}
+_NOTES: dict[str, list[str]] = {}  # by variant file: which of two files of one name its extends chain took
+
+
+def resolution_notes(ref: str, *, relative_to: FsPath | None = None) -> list[str]:
+    """After loading ``ref``: where a bare name in its extends chain took a built-in over a file beside it."""
+    try:
+        path = resolve_variant_path(ref, relative_to=relative_to)
+    except SpecError:
+        return []
+    return list(_NOTES.get(str(path), ()))
 
 
 def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None) -> Variant:
@@ -238,6 +256,7 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     cached = _CACHE.get(str(path))
     if cached is not None and all(_stamp(FsPath(file)) == (file, digest) for file, digest in cached[0]):
         return cached[1]
+    _NOTES.pop(str(path), None)
     layered = _load_layers(path, ())
     problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
     if problems:

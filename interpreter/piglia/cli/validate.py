@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from piglia.cli.common import HELP_FORMAT
-from piglia.spec import validate_file
+from piglia.spec import resolution_notes, validate_file
 
 
 def run(args: argparse.Namespace) -> int:
@@ -20,6 +20,8 @@ def run(args: argparse.Namespace) -> int:
                 print(e.format())
         else:
             print(f"{ref}: ok")
+            for note in resolution_notes(ref):
+                print(f"note: {note}")
     return 1 if bad else 0
 
 

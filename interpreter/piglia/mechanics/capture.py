@@ -27,6 +27,7 @@ __all__ = [
     "FILTER_PROPERTIES",
     "CaptureKind",
     "KindInputs",
+    "KindOptionError",
     "KindMechanic",
     "CaptureLimitError",
     "MAX_CAPTURES",
@@ -47,6 +48,15 @@ MAX_CAPTURES = 100_000
 MAX_FILTER_STEPS = 20_000_000
 # Tables up to this many cards have fewer than MAX_CAPTURES subsets at all: nothing to count.
 _COUNT_FROM = MAX_CAPTURES.bit_length()
+
+
+class KindOptionError(PigliaError):
+    """Raised by a kind's constructor for options that do not fit together; reported at ``key`` of the kind."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
 
 
 class CaptureLimitError(PigliaError):
@@ -226,7 +236,10 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})
-    return cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+    try:
+        return cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+    except KindOptionError as exc:
+        raise b.fail((*path, exc.key), exc.message) from None
 
 
 def kind_text(kind: CaptureKind, page: Page) -> str:
@@ -328,6 +341,8 @@ class SumKind(KindMechanic):
         include_played = bool(inp.options["include_played"])
         self._min = int(inp.options["min_cards"])
         self._max = int(inp.options.get("max_cards", 10_000))
+        if self._max < self._min:
+            raise KindOptionError("max_cards", f"max_cards ({self._max}) is less than min_cards ({self._min})")
         target = inp.target if inp.target is not None else values
         # Per played card, the total the taken cards must reach (None: no capture of this kind).
         needs = (target[p] - (values[p] if include_played else 0) for p in range(len(values)))
