@@ -6,19 +6,24 @@ after ``MAX_REDEALS`` in a row, in the middle of a match); a deck and table on w
 groups of cards than the capture limit (:data:`piglia.mechanics.capture.MAX_CAPTURES`). :func:`probe_openings`
 deals :data:`SAMPLES` opening deals from a fixed seed (the same answer every time) for every player count and
 reports each such problem at its place in the rule file.
+
+:func:`play_random` (``piglia validate --play N``) goes further: it plays N deals of random moves and reports the
+cost per deal and what only play can show.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
 from piglia.errors import PigliaError
+from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.variant import Variant
 from piglia.yamlpos import Path
 
-__all__ = ["REDEAL_SHARE", "SAMPLES", "probe_openings"]
+__all__ = ["REDEAL_SHARE", "SAMPLES", "PlayReport", "play_random", "probe_openings"]
 
 SAMPLES = 400  # opening deals sampled per player count: a few milliseconds for any deck the schema allows
 # A redeal condition that holds on this share of the sampled openings (or more) is refused: at 95% a deal needs 20
@@ -76,3 +81,69 @@ def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], 
                         f"take {found:,} different groups, more than the limit of {MAX_CAPTURES:,} captures per "
                         "played card: give this kind a max_cards, or deal a smaller table",
                     )
+
+
+@dataclass
+class PlayReport:
+    """What :func:`play_random` saw: deals and matches played, their cost, and the first failure if any."""
+
+    deals: int = 0
+    plays: int = 0
+    matches: int = 0  # matches that ended
+    stopped: int = 0  # of them, stopped by the deal limit (match.max_deals)
+    most_moves: int = 0  # the most legal moves seen in one position
+    seconds: float = 0.0
+    error: str | None = None  # "deal D of the match with seed S: message"
+
+    def summary(self) -> str:
+        """One line: the cost per deal and what ended."""
+        per_deal = self.seconds / self.deals * 1000 if self.deals else 0.0
+        plays = self.plays / self.deals if self.deals else 0.0
+        text = (
+            f"{self.deals} random deals played, {per_deal:.1f} ms per deal, {plays:.1f} plays per deal, "
+            f"at most {self.most_moves} legal moves; {self.matches} matches ended"
+        )
+        if self.stopped:
+            text += f", {self.stopped} of them stopped by the deal limit with no winner (match.max_deals)"
+        return text
+
+
+def play_random(variant: Variant, deals: int, *, seed: int = 1) -> PlayReport:
+    """Play ``deals`` deals of random legal moves (whole matches, seeds ``seed``, ``seed + 1``...).
+
+    What only play shows is reported, not raised: an error the engine raises in the middle of a match (a capture
+    limit, a redeal limit, an expression that cannot be computed) and matches that reach the deal limit.
+    """
+    import time
+
+    from piglia.state import Game
+
+    report = PlayReport()
+    rng = random.Random(seed)
+    game = Game(variant)
+    start = time.perf_counter()
+    match_seed = seed
+    while report.deals < deals:
+        state, deal = None, 1
+        try:
+            state = game.new_match(match_seed)
+            while not state.is_terminal() and report.deals < deals:
+                moves = state.legal_moves()
+                report.most_moves = max(report.most_moves, len(moves))
+                state.push(rng.choice(moves))
+                report.plays += 1
+                if state.deal_no != deal:
+                    report.deals += state.deal_no - deal
+                    deal = state.deal_no
+        except Exception as exc:  # reported with where it happened: this is what the probe is for
+            kind = "" if isinstance(exc, PigliaError) else f"internal error: {type(exc).__name__}: "
+            report.error = f"deal {deal} of the match with seed {match_seed}: {kind}{exc}"
+            break
+        if state.is_terminal():
+            report.deals += 1
+            report.matches += 1
+            if state.events and state.events[-1].get("reason") == DEAL_LIMIT_REASON:
+                report.stopped += 1
+        match_seed += 1
+    report.seconds = time.perf_counter() - start
+    return report
