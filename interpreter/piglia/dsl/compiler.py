@@ -70,9 +70,10 @@ FUNCTIONS = (*AGGREGATES, "run")
 _FOLD_BUDGET = 100_000
 
 # Most estimated steps one evaluation of an expression may take (a loop costs the size of its domain times its
-# body: nested loops multiply). The built-in variants' costliest expression is about 2,000 and three loops nested over
-# a 40-card deck about 560,000 (some 50 ms); four are about 23,000,000, which as a bonus makes a match last a minute.
-MAX_COST = 1_000_000
+# body: nested loops multiply). A step is roughly 0.05 microseconds; an expression may be computed on every play.
+# The built-in variants' costliest expression is about 2,000 steps; two loops nested over a 40-card deck are about
+# 10,000; three are about 560,000, which as a bonus condition costs a second a deal, and four are 23 million.
+MAX_COST = 100_000
 
 _CARD_ATTRS = ("suit", "rank", "value", "court")
 _RANK_ATTRS = ("value", "court")
