@@ -34,6 +34,7 @@ from conftest import ROOT, piglia_env
 CORPUS = ROOT / "tests" / "data" / "hostile"
 FILES = sorted(CORPUS.glob("*.yaml"))
 MEMORY = 1 << 30  # bytes of address space for the commands of one file
+ANSWERS = "1\n" * 40  # `play`: the first move, 40 times, then the end of input (which stops the match)
 HANG = 300  # seconds: only there to turn a hang into a failure (each file needs a few seconds)
 
 # The kinds of hostile file (issue 16), by file-name prefix, with the least number of files each.
@@ -125,7 +126,7 @@ def test_every_command_ends_as_expected(path: Path, tmp_path: Path) -> None:
                 (["simulate", f, "--deals", "4", "--seed", "3", "--record", record], ""),
                 (["replay", record, "--variant", f], ""),
                 (["compare", f, f, "--deals", "4", "--seed", "3"], ""),
-                (["play", f, "--seed", "5", "--opponents", "random", "--record", str(tmp_path / "p.jsonl")], "1\n" * 40),
+                (["play", f, "--seed", "5", "--opponents", "random", "--record", str(tmp_path / "p.jsonl")], ANSWERS),
             ],
             tmp_path,
         )
@@ -159,7 +160,8 @@ def test_every_command_ends_as_expected(path: Path, tmp_path: Path) -> None:
 
 
 def test_validate_play_reports_a_match_stopped_by_the_deal_limit(tmp_path: Path) -> None:
-    (result,) = run_commands([(["validate", str(CORPUS / "deal-limit-always-tied.yaml"), "--play", "31"], "")], tmp_path)
+    tied = str(CORPUS / "deal-limit-always-tied.yaml")
+    (result,) = run_commands([(["validate", tied, "--play", "31"], "")], tmp_path)
     assert result["rc"] == 1
     assert "1 of them stopped by the deal limit" in result["out"]
     assert "reached the deal limit with no winner" in result["out"]

@@ -8,6 +8,7 @@ raised one at a time, so a user sees all of them.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -144,7 +145,7 @@ class VariantBuilder:
             except _Failed:
                 parts[name] = None
         if not self.errors:
-            try:
+            with contextlib.suppress(_Failed):  # its error is recorded
                 check_progress(
                     self,
                     d["match"],
@@ -153,8 +154,6 @@ class VariantBuilder:
                     d["deal"].get("opening") or {},
                     one_team=any(len(p.teams) == 1 for p in parts["players"].values()),
                 )
-            except _Failed:
-                pass
         if self.errors:
             return None
         players: dict[int, PlayerRules] = parts["players"]

@@ -115,7 +115,7 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         hint = ""
         if sub.get("type") == "string" and isinstance(inst, bool | int):
             # YAML read `when: true` or `score: 3` as a value; an expression is text
-            hint = f"; to write the expression {str(inst).lower()}, quote it: \"{str(inst).lower()}\""
+            hint = f'; to write the expression {str(inst).lower()}, quote it: "{str(inst).lower()}"'
         yield path, f"expected {_or(_expected(sub))}, got {_kind_of(inst)}{hint}", False
         return
     if v == "enum":

@@ -175,7 +175,7 @@ class _Loader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH + 1:
-                mark = self.peek_event().start_mark
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
                 raise SpecError(
                     f"the file nests deeper than {MAX_DEPTH} levels",
                     file=self.file,

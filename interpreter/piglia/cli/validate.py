@@ -50,7 +50,8 @@ def register(sub: Any) -> None:
         help="check rule files",
         description="Check rule files: schema, names, expressions, deal sizes. Prints FILE: ok, or one "
         "FILE:LINE:COL: spec.path: message per problem; exits 1 if any file is bad.",
-        epilog="examples:\n  piglia validate variants/*.yaml my-variant.yaml\n  piglia validate my-variant.yaml --play 200",
+        epilog="examples:\n  piglia validate variants/*.yaml my-variant.yaml\n"
+        "  piglia validate my-variant.yaml --play 200",
         formatter_class=HELP_FORMAT,
     )
     v.add_argument("files", nargs="+", metavar="FILE", help="rule files (or built-in names)")

@@ -25,12 +25,12 @@ from piglia.yamlpos import Path
 
 __all__ = [
     "FILTER_PROPERTIES",
-    "CaptureKind",
-    "KindInputs",
-    "KindOptionError",
-    "KindMechanic",
-    "CaptureLimitError",
     "MAX_CAPTURES",
+    "CaptureKind",
+    "CaptureLimitError",
+    "KindInputs",
+    "KindMechanic",
+    "KindOptionError",
     "build_kind",
     "count_subsets",
     "kind_text",
@@ -206,6 +206,7 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
     target: tuple[int, ...] | None = None
     exprs: dict[str, Compiled | int] = {}
+
     def affordable(c: Compiled, key: str, times: int) -> None:
         # a filter is computed at build time for every card (or pair of cards): bound the whole of that work
         if c.cost * times > MAX_FILTER_STEPS:
