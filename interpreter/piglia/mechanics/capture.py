@@ -75,17 +75,55 @@ class CaptureLimitError(PigliaError):
 def count_subsets(values: Sequence[int], need: int, lo: int, hi: int) -> int:
     """How many groups of ``values`` (by position) of ``lo`` to ``hi`` cards add up to ``need``, without listing.
 
-    A count by (group size, total): about len(values) * hi * totals steps, whatever the number of groups.
+    A count by total (and by group size when the size is bounded), whatever the number of groups: the counts of
+    every total up to ``need`` are the coefficients of one polynomial, prod(1 + x**v), held in one big integer
+    (each coefficient in a slot wide enough for any count), so each card is one shift and one addition.
     """
     hi = min(hi, len(values))
-    # ways[k] maps a total to the number of groups of k cards with that total
+    lo = max(lo, 0)
+    if lo > hi or need < 0:
+        return 0
+    if any(v < 0 for v in values):
+        return _count_by_dict(values, need, lo, hi)
+    if hi == len(values):  # no upper bound: groups of any size, less those under lo cards
+        return _count_any_size(values, need) - _count_up_to(values, need, lo - 1)
+    return _count_up_to(values, need, hi) - _count_up_to(values, need, lo - 1)
+
+
+def _count_any_size(values: Sequence[int], need: int) -> int:
+    width = len(values) + 1  # a count of groups is below 2 ** len(values)
+    keep = (1 << (width * (need + 1))) - 1  # the coefficients of the totals 0..need
+    poly = 1
+    for v in values:
+        poly = (poly + (poly << (v * width))) & keep
+    return (poly >> (width * need)) & ((1 << width) - 1)
+
+
+def _count_up_to(values: Sequence[int], need: int, most: int) -> int:
+    """Groups of at most ``most`` cards: one polynomial per group size."""
+    if most < 0:
+        return 0
+    width = len(values) + 1
+    keep = (1 << (width * (need + 1))) - 1
+    polys = [1] + [0] * most  # polys[k]: groups of k cards, by total
+    for v in values:
+        shift = v * width
+        for k in range(most, 0, -1):
+            if polys[k - 1]:
+                polys[k] = (polys[k] + (polys[k - 1] << shift)) & keep
+    digit = (1 << width) - 1
+    return sum((p >> (width * need)) & digit for p in polys)
+
+
+def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:
+    """The general count (negative values: totals can go down), by group size and total."""
     ways: list[dict[int, int]] = [{0: 1}] + [{} for _ in range(hi)]
     for v in values:
         for k in range(hi - 1, -1, -1):
             grow = ways[k + 1]
             for total, n in ways[k].items():
                 grow[total + v] = grow.get(total + v, 0) + n
-    return sum(ways[k].get(need, 0) for k in range(max(lo, 0), hi + 1))
+    return sum(ways[k].get(need, 0) for k in range(lo, hi + 1))
 
 
 @dataclass(frozen=True)
