@@ -912,8 +912,9 @@ def test_optimised_and_reference_compilations_agree(text: str) -> None:
     try:
         fast = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))
     except DslError as error:
-        # The generator only builds well-typed expressions; division by a literal 0 is the exception.
-        assert error.message == "division by zero", (text, error)
+        # The generator only builds well-typed expressions; division by a literal 0 is the exception, and a nest
+        # of loops past the cost limit (issue 16).
+        assert error.message == "division by zero" or error.message.startswith("expression too costly"), (text, error)
         return
     slow = compile_reference(text, scope=SCOPE, deck=DECK, expected=tuple(T))
     assert fast.type is slow.type
