@@ -21,8 +21,9 @@ from markdown_it import MarkdownIt
 
 from piglia.contexts import AWARD_SCOPE, BONUS_SCOPE, CARD_SCOPE, DEAL_SCOPE, PLAYED_SCOPE
 from piglia.dsl.words import Words
-from piglia.locales import Catalog, load_catalog
+from piglia.locales import Catalog
 from piglia.state import Game
+from piglia.texts import VariantTexts
 from piglia.variant import Variant
 
 __all__ = ["Example", "find_example", "render_html", "render_markdown", "write_docs"]
@@ -112,10 +113,12 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
 class _Page:
     """Builds the Markdown of one variant's page in one language."""
 
-    def __init__(self, variant: Variant, msg: Catalog) -> None:
+    def __init__(self, variant: Variant, texts: VariantTexts) -> None:
         self.v = variant
-        self.msg = msg
-        self.words = Words(variant.deck, msg)
+        self.texts = texts
+        self.msg: Catalog = texts.msg
+        self.name = texts.name
+        self.words = Words(variant.deck, texts.msg, texts.name)
         self.rules: Mapping[str, Any] = variant.rules
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
@@ -129,8 +132,7 @@ class _Page:
     # -- helpers ------------------------------------------------------------------------------------------
 
     def card(self, index: int) -> str:
-        c = self.v.deck.cards[index]
-        return self.words.card(c.rank.name, c.suit.name)
+        return self.texts.card(index)
 
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
@@ -152,10 +154,11 @@ class _Page:
     # -- the page -------------------------------------------------------------------------------------------
 
     def build(self) -> str:
-        v, m = self.v, self.msg
-        self.say(f"# {v.title}", "", f"*{self.subtitle()}*")
-        if v.description:
-            self.say("", " ".join(v.description.split()))
+        v, m, t = self.v, self.msg, self.texts
+        self.say(f"# {t.title}", "", f"*{self.subtitle()}*")
+        self.untranslated()
+        if t.description:
+            self.say("", t.description)
         self.objective()
         self.players()
         self.deck()
@@ -164,17 +167,34 @@ class _Page:
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
-        notes = self.rules.get("notes") or []
+        notes = t.notes
         if notes:
             self.heading("h.notes")
             for note in notes:
-                self.bullet(" ".join(str(note).split()))
+                self.bullet(note)
         if v.sources:
             self.heading("h.sources")
             for source in v.sources:
                 self.bullet(" ".join(str(source).split()))
         self.say("", "---", "", f"*{m('footer', name=v.name)}*")
         return "\n".join(self.lines).strip() + "\n"
+
+    def untranslated(self) -> None:
+        """One note at the top naming what the rule file does not translate into the page's language."""
+        m = self.msg
+        missing = self.texts.missing()
+        if not missing:
+            return
+        parts = [m(f"untranslated.{key}") for key in ("title", "description", "notes") if key in missing]
+        names = [f"`{n}`" for n in missing if n not in ("title", "description", "notes")]
+        if names:
+            parts.append(m.plural("untranslated.names", len(names), names=", ".join(names)))
+        self.say("", f"> {m('untranslated', items=self.words.join(parts))}")
+
+    def side_msg(self, key: str, **fields: Any) -> str:
+        """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
+        language can inflect the word as its grammar needs."""
+        return self.msg(f"{key}.{self.side}", **fields)
 
     def subtitle(self) -> str:
         m = self.msg
@@ -191,18 +211,15 @@ class _Page:
             return m("match.short_target", target=match.target)
         return m.plural("match.short_deals", match.deals or 1)
 
-    def side_word(self, plural: bool = False) -> str:
-        return self.msg(f"side.{self.side}{'.other' if plural else ''}")
-
     def objective(self) -> None:
         m = self.msg
         self.heading("h.objective")
         self.bullet(m("objective.capture") + (" " + m("objective.bonuses") if self.v.bonuses else ""))
         match = self.v.match
         if match.target is not None:
-            self.bullet(m("objective.target", target=match.target, side=self.side_word()))
+            self.bullet(self.side_msg("objective.target", target=match.target))
         else:
-            self.bullet(m("objective.deals", side=self.side_word()))
+            self.bullet(self.side_msg("objective.deals"))
 
     def players(self) -> None:
         m = self.msg
@@ -241,34 +258,34 @@ class _Page:
         m = self.msg
         deck = self.v.deck
         self.heading("h.cards")
-        suits = self.words.join([s.name for s in deck.suits])
+        suits = self.words.join([self.name(s.name) for s in deck.suits])
         self.bullet(m("deck.size", n=len(deck), suits=suits, s=len(deck.suits), r=len(deck.ranks)))
         removed = self.rules["deck"].get("remove_ranks") or []
         if removed:
             self.bullet(m("deck.removed", ranks=self.words.join([str(r) for r in removed])))
-        courts = [r.name for r in deck.ranks if r.court]
+        courts = [self.name(r.name) for r in deck.ranks if r.court]
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
         rank_tables = [t for t in deck.tables.values() if t.key == "rank"]
-        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *(t.name for t in rank_tables)]
+        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *(self.name(t.name) for t in rank_tables)]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
-            row = [r.name, str(r.value)]
+            row = [self.name(r.name), str(r.value)]
             if courts:
                 row.append(m("yes") if r.court else m("no"))
             row += [str(t.values[i]) for t in rank_tables]
             self.say("| " + " | ".join(row) + " |")
         for t in deck.tables.values():
             if t.key == "suit":
-                items = [f"{s.name} {t.values[i]}" for i, s in enumerate(deck.suits)]
+                items = [f"{self.name(s.name)} {t.values[i]}" for i, s in enumerate(deck.suits)]
             elif t.key == "card":
                 items = [f"{self.card(i)} {val}" for i, val in enumerate(t.values) if val]
             else:
                 continue
             self.say("")
-            self.bullet(m("deck.table", table=t.name, items=", ".join(items)))
+            self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
-            self.say("", m("deck.tables_note", tables=self.words.join([t.name for t in rank_tables])))
+            self.say("", m("deck.tables_note", tables=self.words.join([self.name(t.name) for t in rank_tables])))
 
     def deal(self) -> None:
         m = self.msg
@@ -304,22 +321,22 @@ class _Page:
         for i, tier in enumerate(tiers, 1):
             for kind in tier:
                 marker = "-" if free else f"{i}."
-                self.say(f"{marker} **{kind.name}**: {self.kind_text(kind.name, spec['kinds'][kind.name])}")
+                self.say(f"{marker} **{self.name(kind.name)}**: {self.kind_text(kind.name, spec['kinds'][kind.name])}")
         self.say("")
         if not free:
             for earlier, later in itertools.pairwise(tiers):
                 self.bullet(
                     m(
                         "turn.priority",
-                        later=self.words.join([f"**{k.name}**" for k in later]),
-                        earlier=self.words.join([f"**{k.name}**" for k in earlier]),
+                        later=self.words.join([f"**{self.name(k.name)}**" for k in later]),
+                        earlier=self.words.join([f"**{self.name(k.name)}**" for k in earlier]),
                     )
                 )
         elif len(tiers[0]) > 1:
             self.bullet(m("turn.no_priority"))
         self.bullet(m("turn.mandatory" if v.capture.mandatory else "turn.optional"))
         self.bullet(m("turn.choose"))
-        self.bullet(m("turn.pile", side=self.side_word()))
+        self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()
 
@@ -369,18 +386,19 @@ class _Page:
         for captured, kind, bonuses in ex.moves:
             if captured:
                 line = m("example.takes", played=self.card(ex.played), cards=self.cards(captured))
-                line += " " + m("example.kind", kind=kind) if kind else ""
+                line += " " + m("example.kind", kind=self.name(kind)) if kind else ""
             else:
                 line = m("example.stays", played=self.card(ex.played))
             for name, pts in bonuses:
-                line += m("example.bonus", bonus=name, points=self.msg.plural("points", pts))
+                line += m("example.bonus", bonus=self.name(name), points=self.msg.plural("points", pts))
             self.bullet(line)
         if len(ex.moves) > 1:
             self.say("", m("example.choose"))
         if ex.excluded:
             self.say("")
         for captured, kind in ex.excluded:
-            self.bullet(m("example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=kind))
+            excluded = m("example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=self.name(kind))
+            self.bullet(excluded)
 
     def bonuses(self) -> None:
         m = self.msg
@@ -391,7 +409,7 @@ class _Page:
         for name, b in spec.items():
             on = "play" if b.get("on") == "play" else "capture"
             when = self.words.condition(b["when"], BONUS_SCOPE)
-            self.bullet(m(f"bonus.{on}", name=name, points=self.points(b["points"], BONUS_SCOPE), cond=when))
+            self.bullet(m(f"bonus.{on}", name=self.name(name), points=self.points(b["points"], BONUS_SCOPE), cond=when))
         if len(spec) > 1:
             self.bullet(m("bonus.stack"))
 
@@ -400,42 +418,43 @@ class _Page:
         self.heading("h.end_of_deal")
         leftover = self.rules.get("leftover", "last_capturer")
         if leftover in ("last_capturer", "nobody"):
-            self.bullet(m(f"leftover.{leftover}", side=self.side_word()))
+            self.bullet(self.side_msg(f"leftover.{leftover}"))
         else:
             self.bullet(m("leftover.other", spec=f"`leftover: {leftover}`"))
         awards = self.rules.get("awards") or {}
         if awards:
-            self.bullet(m("awards.intro", side=self.side_word()))
+            self.bullet(self.side_msg("awards.intro"))
             for name, a in awards.items():
                 self.say(f"  - {self.award_text(name, a)}")
-        self.bullet(m("awards.total", side=self.side_word()))
+        self.bullet(self.side_msg("awards.total"))
 
     def award_text(self, name: str, a: Mapping[str, Any]) -> str:
         m = self.msg
         w = self.words
-        side = self.side_word()
+        side_msg = self.side_msg
+        name = self.name(name)
         if "most" in a:
             items = a["most"] if isinstance(a["most"], list) else [a["most"]]
             values = [w.number(x, AWARD_SCOPE) for x in items]
-            text = m("award.most", name=name, points=self.points(a["points"], AWARD_SCOPE), side=side, value=values[0])
+            text = side_msg("award.most", name=name, points=self.points(a["points"], AWARD_SCOPE), value=values[0])
             for value in values[1:]:
                 text += " " + m("award.tiebreak", value=value)
             if a.get("tie", "none") == "each":
                 tie_points = self.points(a.get("tie_points", a["points"]), AWARD_SCOPE)
-                text += " " + m("award.tie_each", points=tie_points, side=side)
+                text += " " + side_msg("award.tie_each", points=tie_points)
             else:
                 text += " " + m("award.tie_none")
         elif "holder" in a:
             holder = self.v.deck.parse_card(a["holder"]) if " of " not in str(a["holder"]) else None
             card = self.card(holder.index) if holder else w.number(a["holder"], {})
-            text = m("award.holder", name=name, points=self.points(a["points"], AWARD_SCOPE), side=side, card=card)
+            text = side_msg("award.holder", name=name, points=self.points(a["points"], AWARD_SCOPE), card=card)
         elif "score" in a:
-            text = m("award.score", name=name, side=side, value=w.number(a["score"], AWARD_SCOPE))
+            text = side_msg("award.score", name=name, value=w.number(a["score"], AWARD_SCOPE))
         else:
             shown = ", ".join(f"{k}: {val}" for k, val in a.items())
             text = m("award.other", name=name, spec=f"`{shown}`")
         if "eligible" in a:
-            text += " " + m("award.eligible", side=side, cond=w.condition(a["eligible"], AWARD_SCOPE))
+            text += " " + side_msg("award.eligible", cond=w.condition(a["eligible"], AWARD_SCOPE))
         return text
 
     def end_of_match(self) -> None:
@@ -443,7 +462,7 @@ class _Page:
         match = self.v.match
         self.heading("h.end_of_match")
         if match.target is not None:
-            self.bullet(m("match.target", target=match.target, side=self.side_word()))
+            self.bullet(self.side_msg("match.target", target=match.target))
             if match.deals is not None:
                 self.bullet(m.plural("match.or_deals", match.deals))
         elif match.deals is not None:
@@ -453,7 +472,7 @@ class _Page:
 
 def render_markdown(variant: Variant, lang: str = "en") -> str:
     """The rules page of ``variant`` in Markdown, in language ``lang``."""
-    return _Page(variant, load_catalog(lang)).build()
+    return _Page(variant, VariantTexts(variant, lang)).build()
 
 
 _CSS = """
@@ -483,7 +502,7 @@ def render_html(variant: Variant, lang: str = "en") -> str:
     """The rules page as one self-contained HTML document: inline CSS, no scripts, no network, phone-sized."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = md.render(render_markdown(variant, lang))
-    title = html.escape(variant.title)
+    title = html.escape(VariantTexts(variant, lang).title)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
@@ -494,6 +513,7 @@ def render_html(variant: Variant, lang: str = "en") -> str:
 
 def write_docs(folder: str | Path, names: Sequence[str] | None = None, lang: str = "en") -> list[Path]:
     """Write ``<folder>/<name>.md`` for every built-in variant (or ``names``); returns the files written.
+    A language other than English is written as ``<name>.<lang>.md``.
 
     This is what ``make docs`` runs; the generated pages are checked in and a test keeps them in step.
     """
@@ -503,7 +523,7 @@ def write_docs(folder: str | Path, names: Sequence[str] | None = None, lang: str
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names or builtin_names():
-        path = out / f"{name}.md"
+        path = out / (f"{name}.md" if lang == "en" else f"{name}.{lang}.md")
         path.write_text(render_markdown(load_variant(name), lang), encoding="utf-8")
         written.append(path)
     return written

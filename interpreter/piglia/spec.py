@@ -192,11 +192,33 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         raise doc.error(("extends",), f"the variant it extends has errors: {exc.format()}") from None
     merged = _merge(base, doc)
     merged.origin[()] = doc
+    _drop_stale_translations(merged.data, doc.data)
     return merged
 
 
+_TRANSLATED_TEXTS = ("title", "description", "notes")
+
+
+def _drop_stale_translations(data: dict[str, Any], own: Mapping[str, Any]) -> None:
+    """A file that rewrites its title (description, notes) without translating it must not show, in another
+    language, the translation of the text it replaced: that inherited translation is dropped."""
+    translations = data.get("translations")
+    if not isinstance(translations, dict):
+        return
+    own_translations = own.get("translations") if isinstance(own.get("translations"), dict) else {}
+    fresh: dict[str, Any] = {}
+    for lang, texts in translations.items():
+        if isinstance(texts, dict):
+            mine = own_translations.get(lang) if isinstance(own_translations.get(lang), dict) else {}
+            texts = {k: v for k, v in texts.items() if k not in _TRANSLATED_TEXTS or k not in own or k in mine}
+        fresh[lang] = texts
+    data["translations"] = fresh
+
+
 def _fingerprint(data: Mapping[str, Any]) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # Translations are words for people, not rules: adding a language keeps the records of a variant valid.
+    rules = {k: v for k, v in data.items() if k != "translations"}
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

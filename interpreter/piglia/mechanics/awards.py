@@ -42,6 +42,12 @@ class Award(Protocol):
         """Who scores what for this award, given every team's pile; ``[(None, 0)]`` when nobody does."""
         ...
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """Per team, the number the award compares or scores (a majority's count, a scored value), None for a
+        team that cannot win it; None for an award that compares no numbers (whoever holds a card). Shown on
+        score sheets: "cards 23-17"."""
+        ...
+
 
 AWARD_FORMS: dict[str, Callable[[AwardInputs], Award]] = {}
 
@@ -89,6 +95,15 @@ class MostAward:
             return [(env.team, int(tie_points(env))) for env in leaders]
         return list(NOBODY)
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """The first value compared (the tie-breaks are not shown), per team; None where not eligible."""
+        inp = self._inp
+        out: list[int | None] = []
+        for team, pile in enumerate(piles):
+            env = AwardEnv(pile, team, deal)
+            out.append(None if inp.eligible is not None and not inp.eligible(env) else int(inp.most[0](env)))
+        return out
+
 
 @register_award_form("holder")
 class HolderAward:
@@ -106,6 +121,10 @@ class HolderAward:
                 if inp.eligible is None or inp.eligible(env):
                     return [(team, int(inp.points(env)))]
         return list(NOBODY)
+
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """A card is held or not: no numbers to show."""
+        return None
 
 
 @register_award_form("score")
@@ -128,3 +147,13 @@ class ScoreAward:
             if points:
                 out.append((team, points))
         return out or list(NOBODY)
+
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """The expression's value per team; None where not eligible."""
+        inp = self._inp
+        assert inp.score is not None
+        out: list[int | None] = []
+        for team, pile in enumerate(piles):
+            env = AwardEnv(pile, team, deal)
+            out.append(None if inp.eligible is not None and not inp.eligible(env) else int(inp.score(env)))
+        return out
