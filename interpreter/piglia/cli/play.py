@@ -18,7 +18,7 @@ from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.record import dump_event
 from piglia.state import Event, Game, State
-from piglia.texts import VariantTexts
+from piglia.texts import BASE_LANGUAGE, VariantTexts
 
 AI_KINDS = ["ismcts", "greedy", "random"]
 
@@ -252,8 +252,26 @@ class Session:
         try:
             self.state.apply(move)
         except IllegalMoveError as exc:
-            return m("play.illegal", reason=escape(str(exc)), n=len(moves))
+            reason = str(exc) if self.texts.lang == BASE_LANGUAGE else self.why_illegal(move, moves)
+            return m("play.illegal", reason=escape(reason), n=len(moves))
         return m("play.ask_again", n=len(moves))
+
+    def why_illegal(self, move: Move, moves: list[Move]) -> str:
+        """The engine's reasons for refusing a move, in the session's language, read from the legal moves."""
+        m, t = self.msg, self.texts
+        card = t.card(move.card.index)
+        if move.card.index not in self.state.hands[self.seat]:
+            return m("play.why.not_in_hand", card=card)
+        absent = [c.index for c in move.captured if c.index not in self.state.table]
+        if absent:
+            return m("play.why.not_on_table", cards=" + ".join(t.card(c) for c in absent))
+        options = [o for o in moves if o.card == move.card and o.captured]
+        listed = m("play.why.or").join(" + ".join(t.card(c.index) for c in o.captured) for o in options)
+        if not options:
+            return m("play.why.no_capture", card=card)
+        if not move.captured:
+            return m("play.why.must_capture", card=card, options=listed)
+        return m("play.why.cannot_take", card=card, options=listed)
 
     def run(self) -> bool:
         """Play to the end of the match; False if the person stopped early."""
