@@ -185,8 +185,9 @@ class _Page:
         missing = self.texts.missing()
         if not missing:
             return
-        parts = [m(f"untranslated.{key}") for key in ("title", "description", "notes") if key in missing]
-        names = [f"`{n}`" for n in missing if n not in ("title", "description", "notes")]
+        texts = ("title", "description", "notes", "reasons")
+        parts = [m(f"untranslated.{key}") for key in texts if key in missing]
+        names = [f"`{n}`" for n in missing if n not in texts]
         if names:
             parts.append(m.plural("untranslated.names", len(names), names=", ".join(names)))
         self.say("", f"> {m('untranslated', items=self.words.join(parts))}")
@@ -267,7 +268,12 @@ class _Page:
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
         rank_tables = [t for t in deck.tables.values() if t.key == "rank"]
-        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *(self.name(t.name) for t in rank_tables)]
+        header = [
+            m("col.rank"),
+            m("col.value"),
+            *([m("col.court")] if courts else []),
+            *(self.name(t.name) for t in rank_tables),
+        ]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
             row = [self.name(r.name), str(r.value)]
@@ -306,7 +312,7 @@ class _Page:
         redeal = spec.get("redeal")
         if redeal:
             cond = self.words.condition(redeal["when"], DEAL_SCOPE)
-            reason = redeal.get("reason")
+            reason = self.texts.reason("redeal")
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
 
     def turn(self) -> None:
@@ -397,7 +403,9 @@ class _Page:
         if ex.excluded:
             self.say("")
         for captured, kind in ex.excluded:
-            excluded = m("example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=self.name(kind))
+            excluded = m(
+                "example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=self.name(kind)
+            )
             self.bullet(excluded)
 
     def bonuses(self) -> None:

@@ -197,6 +197,15 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
 
 
 _TRANSLATED_TEXTS = ("title", "description", "notes")
+_REASONS = {"redeal": ("deal", "redeal", "reason"), "instant_win": ("match", "instant_win", "reason")}
+
+
+def _has(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, Mapping) or key not in data:
+            return False
+        data = data[key]
+    return True
 
 
 def _drop_stale_translations(data: dict[str, Any], own: Mapping[str, Any]) -> None:
@@ -205,12 +214,16 @@ def _drop_stale_translations(data: dict[str, Any], own: Mapping[str, Any]) -> No
     translations = data.get("translations")
     if not isinstance(translations, dict):
         return
-    own_translations = own.get("translations") if isinstance(own.get("translations"), dict) else {}
+    own_translations: Mapping[str, Any] = own.get("translations") or {}
     fresh: dict[str, Any] = {}
     for lang, texts in translations.items():
         if isinstance(texts, dict):
-            mine = own_translations.get(lang) if isinstance(own_translations.get(lang), dict) else {}
+            mine: Mapping[str, Any] = own_translations.get(lang) or {}
             texts = {k: v for k, v in texts.items() if k not in _TRANSLATED_TEXTS or k not in own or k in mine}
+            reasons = texts.get("reasons")
+            if isinstance(reasons, dict):
+                rewritten = {k for k, at in _REASONS.items() if _has(own, at)} - set(mine.get("reasons") or {})
+                texts["reasons"] = {k: v for k, v in reasons.items() if k not in rewritten}
         fresh[lang] = texts
     data["translations"] = fresh
 

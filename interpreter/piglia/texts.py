@@ -8,6 +8,7 @@ words for its names (suits, ranks, capture kinds, bonuses, awards, value tables)
         title: Cicera
         description: Quattro giocatori in due coppie...
         notes: ["..."]
+        reasons: {redeal: tre o più re sul tavolo iniziale}
         names: {coins: denari, mata: mata, ten_of_coins: 10 di denari}
 
 A name the file does not translate is looked up in the language's catalog (``name.<identifier>``: the common
@@ -59,6 +60,22 @@ class VariantTexts:
         notes = self._own.get("notes") or self.variant.rules.get("notes") or []
         return [" ".join(str(n).split()) for n in notes]
 
+    def reason(self, key: str) -> str | None:
+        """The reason the file gives for a redeal (``redeal``) or an instant win (``instant_win``), in this
+        language when the file translates it; None when the file gives none."""
+        written = self._reasons_written().get(key)
+        if written is None:
+            return None
+        return str((self._own.get("reasons") or {}).get(key) or written)
+
+    def _reasons_written(self) -> dict[str, str]:
+        rules = self.variant.rules
+        found = {
+            "redeal": ((rules.get("deal") or {}).get("redeal") or {}).get("reason"),
+            "instant_win": ((rules.get("match") or {}).get("instant_win") or {}).get("reason"),
+        }
+        return {k: str(v) for k, v in found.items() if v}
+
     # -- names -----------------------------------------------------------------------------------------------
 
     def name(self, ident: str) -> str:
@@ -103,11 +120,14 @@ class VariantTexts:
 
     def missing(self) -> list[str]:
         """What this language lacks and is shown as the file writes it: ``title``, ``description``, ``notes``,
-        and the untranslated names; empty for the base language and for a complete translation."""
+        ``reasons``, and the untranslated names; empty for the base language and for a complete translation."""
         if self.lang == BASE_LANGUAGE:
             return []
         rules = self.variant.rules
         out = [key for key in ("title", "description", "notes") if rules.get(key) and not self._own.get(key)]
+        own_reasons = self._own.get("reasons") or {}
+        if any(key not in own_reasons for key in self._reasons_written()):
+            out.append("reasons")
         seen: set[str] = set()
         for ident in self.identifiers():
             if ident not in seen and self._lookup(ident) is None:

@@ -69,7 +69,7 @@ class Session:
     # -- names --------------------------------------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
-        """"You", "Opponent (greedy)" with two players, "Seat 2 (your partner, greedy)" with more."""
+        """ "You", "Opponent (greedy)" with two players, "Seat 2 (your partner, greedy)" with more."""
         m = self.msg
         if seat == self.seat:
             return m("play.you")
@@ -149,7 +149,7 @@ class Session:
             dealer = self.seat_name(e["dealer"])
             out.print("\n" + m("play.deal", deal=e["deal"], dealer=dealer, table=self.names(e["table"])))
         elif kind == "misdeal":
-            out.print(m("play.misdeal", reason=escape(str(e["reason"]))))
+            out.print(m("play.misdeal", reason=escape(self.texts.reason("redeal") or str(e["reason"]))))
         elif kind == "refill":
             out.print(m.plural("play.refill", e["stock"]))
         elif kind == "play":
