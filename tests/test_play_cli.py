@@ -3,33 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "piglia", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=300,
-    )
+from conftest import run_piglia
 
 
 def test_play_a_whole_scopa_match_answering_1(tmp_path: Path) -> None:
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in out + result.stderr
@@ -41,16 +24,16 @@ def test_play_a_whole_scopa_match_answering_1(tmp_path: Path) -> None:
         assert re.search(rf"\b{award}\b.*\b(You|Opponent|nobody)\b", out)
     records = list(tmp_path.glob("piglia-scopa-11*.jsonl"))
     assert len(records) == 1
-    replay = piglia("replay", records[0].name, cwd=tmp_path)
+    replay = run_piglia("replay", records[0].name, cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     # the same again never overwrites the first record
-    again = piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
+    again = run_piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
     assert again.returncode == 0 and len(list(tmp_path.glob("piglia-scopa-11*.jsonl"))) == 2
 
 
 def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
     # seed 3: the opening hand's 6 of cups can take 2 + 4, its 5 of swords asso + 4, its 7 of swords the 7
-    result = piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
     out = result.stdout
     listed = re.findall(r"^  (\d+)\) (.*)$", out, re.M)
     hand = re.search(r"^Your hand: (.*)$", out, re.M)
@@ -65,7 +48,7 @@ def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
 
 
 def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> None:
-    result = piglia(
+    result = run_piglia(
         "play", "scopa", "--opponents", "random", "--seed", "5", "--record", "mine.jsonl",
         stdin="hello\n0\n99\n\n1\n", cwd=tmp_path,
     )  # fmt: skip
@@ -75,14 +58,14 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
     assert "Game stopped; the record so far is in mine.jsonl" in result.stdout
     events = [json.loads(line) for line in (tmp_path / "mine.jsonl").read_text().splitlines()]
     assert events[0]["event"] == "header" and any(e["event"] == "play" and e["player"] == 0 for e in events)
-    refused = piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
+    refused = run_piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
     assert refused.returncode == 1 and "exists" in refused.stderr
 
 
 def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     """B0.1: partners sit opposite (seats 0 and 2): the person plays seat 0, an AI the partner; B1.1 and B4.4:
     twelve cards each and one deal, played to the end."""
-    result = piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+    result = run_piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert re.search(r"^Seat 2 \(your partner, greedy\): ", out, re.M)
@@ -93,11 +76,11 @@ def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     for award in ("cards", "swords", "mata", "napula"):
         assert re.search(rf"^. {award} ", out, re.M)
     records = list(tmp_path.glob("piglia-cicera-2*.jsonl"))
-    assert len(records) == 1 and piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
+    assert len(records) == 1 and run_piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
 
 
 def test_tournament_json(tmp_path: Path) -> None:
-    result = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
+    result = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     names = [p["name"] for p in data["players"]]
@@ -105,9 +88,9 @@ def test_tournament_json(tmp_path: Path) -> None:
     for p in data["players"]:
         assert {"name", "matches", "wins", "losses", "draws", "win_rate", "ci95"} <= set(p)
         assert p["matches"] == 4 and len(p["ci95"]) == 2
-    text = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
+    text = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
     assert text.returncode == 0 and "95% CI" in text.stdout and "settebello" in text.stdout
-    bad = piglia("tournament", "scopa", "--players", "greedy")
+    bad = run_piglia("tournament", "scopa", "--players", "greedy")
     assert bad.returncode == 1 and "two players" in bad.stderr
 
 
@@ -140,7 +123,7 @@ def primiera(pile: list[str]) -> int | None:
 def test_S3_3_S3_4_score_sheet_shows_the_counts_behind_each_award(tmp_path: Path) -> None:
     """The end-of-deal sheet gives, for each majority, both sides' counts (cards, coins, primiera), as counted
     here from the record's captures by RULES.md S3.3 and S3.4, and the award goes to the larger count."""
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", "--record", "m.jsonl",
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", "--record", "m.jsonl",
                     stdin="1\n" * 2000, cwd=tmp_path)  # fmt: skip
     assert result.returncode == 0, result.stderr
     events = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
@@ -166,7 +149,7 @@ def test_S3_3_S3_4_score_sheet_shows_the_counts_behind_each_award(tmp_path: Path
 def test_S3_1_sweeps_and_bonuses_are_marked_before_choosing(tmp_path: Path) -> None:
     """S3.1: a capture that takes every table card clears the table and, but on the deal's last play, scores a
     scopa. Every listed move that clears the table says so, and only those; the scopa mark names the bonus."""
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
     blocks = re.findall(r"^Table: (.*)\nYour hand: .*\nYour moves:\n((?:  \d+\) .*\n)+)", result.stdout, re.M)
     assert blocks
     marked = 0
@@ -186,7 +169,7 @@ def test_S3_1_sweeps_and_bonuses_are_marked_before_choosing(tmp_path: Path) -> N
 def test_B3_running_score_counts_this_deals_bonuses(tmp_path: Path) -> None:
     """B3.1-B3.5: bonuses score at once. Before each of the person's turns the score includes every bonus shown
     so far in the deal (here the opponents' picadas), not only after the deal ends."""
-    result = piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+    result = run_piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     ours = theirs = 0
     checked = 0
@@ -211,14 +194,16 @@ def test_S2_3_S2_4_an_illegal_typed_move_gets_the_engines_reason(tmp_path: Path)
     """Seed 3: the hand holds the 6 of cups, 5 and 7 of swords; the table the 2 of cups, 4 and asso of swords
     and the 7 of cups. S2.4: the 7 of swords must capture; S2.3: it takes the 7 of cups, not a sum."""
     answers = "7s\n7s x 2c\n5d\n7s x 3d\nq\n"
-    out = piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin=answers, cwd=tmp_path).stdout
+    out = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin=answers, cwd=tmp_path).stdout
     refusals = re.findall(r"Not allowed: (.*?)\. Please answer", out)
     assert len(refusals) == 4, out
     assert "must capture" in refusals[0] and "7c" in refusals[0]
     assert "cannot take that; it can take 7c" in refusals[1]
     assert "does not hold the 5 of coins" in refusals[2]
     assert "3 of coins is not on the table" in refusals[3]
-    it = piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", "--lang", "it", stdin=answers, cwd=tmp_path)
+    it = run_piglia(
+        "play", "scopa", "--opponents", "greedy", "--seed", "3", "--lang", "it", stdin=answers, cwd=tmp_path
+    )
     reasons = re.findall(r"Non è consentito: (.*?)\. Rispondi", it.stdout)
     assert reasons[0] == "7 di spade deve prendere (la presa è obbligatoria): 7 di coppe"
     assert reasons[1] == "7 di spade non può prendere questo; può prendere 7 di coppe"
@@ -226,7 +211,7 @@ def test_S2_3_S2_4_an_illegal_typed_move_gets_the_engines_reason(tmp_path: Path)
 
 
 def test_two_players_are_you_and_opponent(tmp_path: Path) -> None:
-    out = piglia("play", "scopa", "--opponents", "random", "--seed", "5", stdin="1\n" * 30 + "q\n", cwd=tmp_path)
+    out = run_piglia("play", "scopa", "--opponents", "random", "--seed", "5", stdin="1\n" * 30 + "q\n", cwd=tmp_path)
     assert "team 0" not in out.stdout and "seats" not in out.stdout and "Seat " not in out.stdout
     assert re.search(r"^Deal 1\. Score: You 0, Opponent 0$", out.stdout, re.M)
     assert re.search(r"^Opponent \(random\): ", out.stdout, re.M)
@@ -248,7 +233,7 @@ LANGUAGE_WORDS = {
 @pytest.mark.parametrize("lang", sorted(LANGUAGE_WORDS))
 def test_play_speaks_each_language(tmp_path: Path, lang: str) -> None:
     hand, coins, table = LANGUAGE_WORDS[lang]
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "4", "--lang", lang,
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "4", "--lang", lang,
                     stdin="1\n" * 2000, cwd=tmp_path)  # fmt: skip
     out = result.stdout
     assert result.returncode == 0 and "Traceback" not in out + result.stderr
@@ -258,5 +243,5 @@ def test_play_speaks_each_language(tmp_path: Path, lang: str) -> None:
 
 
 def test_play_refuses_an_unknown_language(tmp_path: Path) -> None:
-    result = piglia("play", "scopa", "--lang", "xx", stdin="q\n", cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--lang", "xx", stdin="q\n", cwd=tmp_path)
     assert result.returncode != 0 and "invalid choice" in result.stderr and "Traceback" not in result.stderr

@@ -1,10 +1,11 @@
 """Rules pages: a variant's resolved rules read back in plain words, as Markdown or one self-contained HTML page.
 
 The page has the shape of the source pages (objective, players, cards, the deal, a turn with an example,
-bonuses, the end of the deal, the end of the match) and is generated only from the compiled :class:`Variant`:
-its ``rules`` mapping (extends applied) for what the author wrote, its compiled parts for what the engine does.
-Conditions are phrased by :class:`piglia.dsl.words.Words`; the worked example is found and played by the engine.
-Every word comes from a message catalog (:mod:`piglia.locales`).
+bonuses, the end of the deal, the end of the match) and is generated only from the compiled :class:`Variant`,
+never from the rule data again: each mechanic (capture kind, award form, bonus trigger, match end) phrases
+itself from its compiled object (:mod:`piglia.mechanics`), expressions are phrased from the compiler's typed AST
+by :class:`piglia.dsl.words.Words`, and the worked example is found and played by the engine. Every word comes
+from a message catalog (:mod:`piglia.locales`).
 """
 
 from __future__ import annotations
@@ -12,16 +13,19 @@ from __future__ import annotations
 import html
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-from piglia.contexts import AWARD_SCOPE, BONUS_SCOPE, CARD_SCOPE, DEAL_SCOPE, PLAYED_SCOPE
-from piglia.dsl.words import Words
+from piglia.dsl.words import MissingMessage, Words
 from piglia.locales import Catalog
+from piglia.mechanics.awards import award_text
+from piglia.mechanics.base import Quantity, mechanic_text
+from piglia.mechanics.capture import kind_text
+from piglia.mechanics.match import match_lines, match_objective, match_short
 from piglia.state import Game
 from piglia.texts import VariantTexts
 from piglia.variant import Variant
@@ -116,10 +120,9 @@ class _Page:
     def __init__(self, variant: Variant, texts: VariantTexts) -> None:
         self.v = variant
         self.texts = texts
-        self.msg: Catalog = texts.msg
+        self.catalog: Catalog = texts.msg
         self.name = texts.name
         self.words = Words(variant.deck, texts.msg, texts.name)
-        self.rules: Mapping[str, Any] = variant.rules
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
         if all(all(len(t) == 1 for t in teams) for teams in layouts):
@@ -137,10 +140,33 @@ class _Page:
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
 
-    def points(self, value: Any, scope: Mapping[str, Any]) -> str:
+    def msg(self, key: str, **fields: Any) -> str:
+        """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""
+        try:
+            return self.catalog(key, **fields)
+        except MissingMessage:
+            text = mechanic_text(self.catalog.lang, key)
+            if text is None:
+                raise
+            return text.format_map(fields)
+
+    def side_msg(self, key: str, **fields: Any) -> str:
+        """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
+        language can inflect the word as its grammar needs."""
+        return self.msg(f"{key}.{self.side}", **fields)
+
+    def reason(self, key: str, written: str) -> str:
+        """A reason the rule file gives, in the page's language when the file translates it."""
+        return self.texts.reason(key) or written
+
+    def plural(self, key: str, n: int, **fields: Any) -> str:
+        """``key.one`` or ``key.other`` of the catalog."""
+        return self.msg(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
+
+    def points(self, value: Quantity) -> str:
         if isinstance(value, int):
-            return self.msg.plural("points", value)
-        return self.msg("points.expr", x=self.words.number(value, scope))
+            return self.plural("points", value)
+        return self.msg("points.expr", x=self.words.number(value))
 
     def say(self, *lines: str) -> None:
         self.lines.extend(lines)
@@ -167,10 +193,9 @@ class _Page:
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
-        notes = t.notes
-        if notes:
+        if t.notes:
             self.heading("h.notes")
-            for note in notes:
+            for note in t.notes:
                 self.bullet(note)
         if v.sources:
             self.heading("h.sources")
@@ -189,42 +214,25 @@ class _Page:
         parts = [m(f"untranslated.{key}") for key in texts if key in missing]
         names = [f"`{n}`" for n in missing if n not in texts]
         if names:
-            parts.append(m.plural("untranslated.names", len(names), names=", ".join(names)))
+            parts.append(self.plural("untranslated.names", len(names), names=", ".join(names)))
         self.say("", f"> {m('untranslated', items=self.words.join(parts))}")
 
-    def side_msg(self, key: str, **fields: Any) -> str:
-        """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
-        language can inflect the word as its grammar needs."""
-        return self.msg(f"{key}.{self.side}", **fields)
-
     def subtitle(self) -> str:
-        m = self.msg
         counts = list(self.v.player_counts)
-        players = m.plural("players_n", counts[-1], counts=self.words.join([str(c) for c in counts]))
-        return f"{players} · {self.match_short()}"
+        players = self.plural("players_n", counts[-1], counts=self.words.join([str(c) for c in counts]))
+        return f"{players} · {match_short(self.v.match, self)}"
 
-    def match_short(self) -> str:
-        match = self.v.match
-        m = self.msg
-        if match.target is not None and match.deals is not None:
-            return m("match.short_both", target=match.target, deals=match.deals)
-        if match.target is not None:
-            return m("match.short_target", target=match.target)
-        return m.plural("match.short_deals", match.deals or 1)
+    def side_word(self, plural: bool = False) -> str:
+        return self.msg(f"side.{self.side}{'.other' if plural else ''}")
 
     def objective(self) -> None:
         m = self.msg
         self.heading("h.objective")
         self.bullet(m("objective.capture") + (" " + m("objective.bonuses") if self.v.bonuses else ""))
-        match = self.v.match
-        if match.target is not None:
-            self.bullet(self.side_msg("objective.target", target=match.target))
-        else:
-            self.bullet(self.side_msg("objective.deals"))
+        self.bullet(match_objective(self.v.match, self))
 
     def players(self) -> None:
         m = self.msg
-        spec = self.rules["players"]
         self.heading("h.players")
         for count, p in self.v.players_by_count.items():
             if all(len(t) == 1 for t in p.teams):
@@ -237,20 +245,19 @@ class _Page:
                     m("players.teams", n=count, k=len(p.teams), teams="; ".join(m("seats", s=t) for t in teams))
                     + layout
                 )
-        order = spec.get("order", "clockwise")
-        self.bullet(m(f"players.order.{order}") + " " + m("players.seats"))
+        rules = self.v.players()
+        self.bullet(m(f"players.order.{rules.order}") + " " + m("players.seats"))
         if 2 in self.v.player_counts:
             self.bullet(m("players.alternate"))
-        first = spec.get("first_dealer", "random")
-        self.bullet(m("players.first_random") if first == "random" else m("players.first_seat", seat=int(first) + 1))
-        rotation = spec.get("rotation", "next")
-        if rotation == "next":
+        first = rules.first_dealer
+        self.bullet(m("players.first_random") if first is None else m("players.first_seat", seat=first + 1))
+        if rules.rotation == "next":
             self.bullet(
                 m("players.rotation_next") + (" " + m("players.rotation_two") if 2 in self.v.player_counts else "")
             )
         else:
             self.bullet(m("players.rotation_same"))
-        if spec.get("lead", "after_dealer") == "after_dealer":
+        if rules.lead_offset == 1:
             self.bullet(m("players.lead_after") + (" " + m("players.lead_two") if 2 in self.v.player_counts else ""))
         else:
             self.bullet(m("players.lead_dealer"))
@@ -261,19 +268,14 @@ class _Page:
         self.heading("h.cards")
         suits = self.words.join([self.name(s.name) for s in deck.suits])
         self.bullet(m("deck.size", n=len(deck), suits=suits, s=len(deck.suits), r=len(deck.ranks)))
-        removed = self.rules["deck"].get("remove_ranks") or []
-        if removed:
-            self.bullet(m("deck.removed", ranks=self.words.join([str(r) for r in removed])))
+        if self.v.removed_ranks:
+            self.bullet(m("deck.removed", ranks=self.words.join(list(self.v.removed_ranks))))
         courts = [self.name(r.name) for r in deck.ranks if r.court]
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
         rank_tables = [t for t in deck.tables.values() if t.key == "rank"]
-        header = [
-            m("col.rank"),
-            m("col.value"),
-            *([m("col.court")] if courts else []),
-            *(self.name(t.name) for t in rank_tables),
-        ]
+        tables = [self.name(t.name) for t in rank_tables]
+        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *tables]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
             row = [self.name(r.name), str(r.value)]
@@ -291,34 +293,32 @@ class _Page:
             self.say("")
             self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
-            self.say("", m("deck.tables_note", tables=self.words.join([self.name(t.name) for t in rank_tables])))
+            self.say("", m("deck.tables_note", tables=self.words.join(tables)))
 
     def deal(self) -> None:
         m = self.msg
         self.heading("h.deal")
-        spec = self.rules["deal"]
         many = len(self.v.player_counts) > 1
         for count in self.v.player_counts:
             d = self.v.deal_rules(count)
             prefix = m("with_players", n=count) + " " if many else ""
             stock = len(self.v.deck) - d.table - count * d.hand
-            text = m("deal.hands", hand=d.hand) + " " + m.plural("deal.table", d.table)
-            if spec["hand"] == "all":
+            text = m("deal.hands", hand=d.hand) + " " + self.plural("deal.table", d.table)
+            if d.hand_all:
                 text += " " + m("deal.all")
             text += " " + (m("deal.stock", n=stock) if stock else m("deal.no_stock"))
             if stock and d.refill:
                 text += " " + m("deal.refill", hand=d.hand)
             self.bullet(prefix + text)
-        redeal = spec.get("redeal")
-        if redeal:
-            cond = self.words.condition(redeal["when"], DEAL_SCOPE)
-            reason = self.texts.reason("redeal")
+        d = self.v.deal_rules()
+        if d.redeal_when is not None:
+            cond = self.words.condition(d.redeal_when)
+            reason = self.reason("redeal", d.redeal_reason) if d.redeal_reason_written else ""
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
 
     def turn(self) -> None:
         m = self.msg
         v = self.v
-        spec = self.rules["capture"]
         self.heading("h.turn")
         self.bullet(m("turn.play"))
         tiers = v.capture.tiers
@@ -327,7 +327,7 @@ class _Page:
         for i, tier in enumerate(tiers, 1):
             for kind in tier:
                 marker = "-" if free else f"{i}."
-                self.say(f"{marker} **{self.name(kind.name)}**: {self.kind_text(kind.name, spec['kinds'][kind.name])}")
+                self.say(f"{marker} **{self.name(kind.name)}**: {kind_text(kind, self)}")
         self.say("")
         if not free:
             for earlier, later in itertools.pairwise(tiers):
@@ -345,33 +345,6 @@ class _Page:
         self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()
-
-    def kind_text(self, name: str, spec: Mapping[str, Any]) -> str:
-        m = self.msg
-        w = self.words
-        kind = spec.get("type")
-        if kind == "match":
-            text = m(f"kind.match_{spec.get('by', 'value')}")
-        elif kind == "sum":
-            target = spec.get("target")
-            target_text = m("kind.sum_played_value") if target is None else w.number(target, PLAYED_SCOPE)
-            text = m("kind.sum_with_played" if spec.get("include_played") else "kind.sum", target=target_text)
-            if "min_cards" in spec:
-                text += " " + m("kind.min_cards", n=spec["min_cards"])
-            if "max_cards" in spec:
-                text += " " + m("kind.max_cards", n=spec["max_cards"])
-            if "cards" not in spec and "played" not in spec and any(r.court for r in self.v.deck.ranks):
-                text += " " + m("kind.courts_in_sums")
-        elif kind == "all":
-            text = m("kind.all")
-        else:
-            options = ", ".join(f"{k}: {val}" for k, val in spec.items() if k not in ("played", "cards"))
-            text = m("kind.other", spec=f"`{options}`")
-        if "played" in spec:
-            text += " " + m("kind.played", mods=w.card_filter(spec["played"], PLAYED_SCOPE))
-        if "cards" in spec:
-            text += " " + m("kind.cards", mods=w.card_filter(spec["cards"], CARD_SCOPE))
-        return text
 
     def example(self) -> None:
         m = self.msg
@@ -396,7 +369,7 @@ class _Page:
             else:
                 line = m("example.stays", played=self.card(ex.played))
             for name, pts in bonuses:
-                line += m("example.bonus", bonus=self.name(name), points=self.msg.plural("points", pts))
+                line += m("example.bonus", bonus=self.name(name), points=self.plural("points", pts))
             self.bullet(line)
         if len(ex.moves) > 1:
             self.say("", m("example.choose"))
@@ -410,72 +383,37 @@ class _Page:
 
     def bonuses(self) -> None:
         m = self.msg
-        spec = self.rules.get("bonuses") or {}
-        if not spec:
+        bonuses = self.v.bonuses
+        if not bonuses:
             return
         self.heading("h.bonuses")
-        for name, b in spec.items():
-            on = "play" if b.get("on") == "play" else "capture"
-            when = self.words.condition(b["when"], BONUS_SCOPE)
-            self.bullet(m(f"bonus.{on}", name=self.name(name), points=self.points(b["points"], BONUS_SCOPE), cond=when))
-        if len(spec) > 1:
+        for bonus in bonuses:
+            if bonus.trigger is not None:
+                self.bullet(bonus.trigger.phrase(self))
+            else:  # a bonus made by hand, not built from a rule file: nothing to phrase but its name
+                self.bullet(f"**{self.name(bonus.name)}**")
+        if len(bonuses) > 1:
             self.bullet(m("bonus.stack"))
 
     def end_of_deal(self) -> None:
         m = self.msg
         self.heading("h.end_of_deal")
-        leftover = self.rules.get("leftover", "last_capturer")
+        leftover = self.v.leftover
         if leftover in ("last_capturer", "nobody"):
             self.bullet(self.side_msg(f"leftover.{leftover}"))
         else:
             self.bullet(m("leftover.other", spec=f"`leftover: {leftover}`"))
-        awards = self.rules.get("awards") or {}
-        if awards:
+        if self.v.awards:
             self.bullet(self.side_msg("awards.intro"))
-            for name, a in awards.items():
-                self.say(f"  - {self.award_text(name, a)}")
+            for award in self.v.awards:
+                self.say(f"  - {award_text(award, self)}")
         self.bullet(self.side_msg("awards.total"))
 
-    def award_text(self, name: str, a: Mapping[str, Any]) -> str:
-        m = self.msg
-        w = self.words
-        side_msg = self.side_msg
-        name = self.name(name)
-        if "most" in a:
-            items = a["most"] if isinstance(a["most"], list) else [a["most"]]
-            values = [w.number(x, AWARD_SCOPE) for x in items]
-            text = side_msg("award.most", name=name, points=self.points(a["points"], AWARD_SCOPE), value=values[0])
-            for value in values[1:]:
-                text += " " + m("award.tiebreak", value=value)
-            if a.get("tie", "none") == "each":
-                tie_points = self.points(a.get("tie_points", a["points"]), AWARD_SCOPE)
-                text += " " + side_msg("award.tie_each", points=tie_points)
-            else:
-                text += " " + m("award.tie_none")
-        elif "holder" in a:
-            holder = self.v.deck.parse_card(a["holder"]) if " of " not in str(a["holder"]) else None
-            card = self.card(holder.index) if holder else w.number(a["holder"], {})
-            text = side_msg("award.holder", name=name, points=self.points(a["points"], AWARD_SCOPE), card=card)
-        elif "score" in a:
-            text = side_msg("award.score", name=name, value=w.number(a["score"], AWARD_SCOPE))
-        else:
-            shown = ", ".join(f"{k}: {val}" for k, val in a.items())
-            text = m("award.other", name=name, spec=f"`{shown}`")
-        if "eligible" in a:
-            text += " " + side_msg("award.eligible", cond=w.condition(a["eligible"], AWARD_SCOPE))
-        return text
-
     def end_of_match(self) -> None:
-        m = self.msg
-        match = self.v.match
         self.heading("h.end_of_match")
-        if match.target is not None:
-            self.bullet(self.side_msg("match.target", target=match.target))
-            if match.deals is not None:
-                self.bullet(m.plural("match.or_deals", match.deals))
-        elif match.deals is not None:
-            self.bullet(m.plural("match.deals", match.deals))
-        self.bullet(m("match.after_deal"))
+        for line in match_lines(self.v.match, self):
+            self.bullet(line)
+        self.bullet(self.msg("match.after_deal"))
 
 
 def render_markdown(variant: Variant, lang: str = "en") -> str:
@@ -521,7 +459,6 @@ def render_html(variant: Variant, lang: str = "en") -> str:
 
 def write_docs(folder: str | Path, names: Sequence[str] | None = None, lang: str = "en") -> list[Path]:
     """Write ``<folder>/<name>.md`` for every built-in variant (or ``names``); returns the files written.
-    A language other than English is written as ``<name>.<lang>.md``.
 
     This is what ``make docs`` runs; the generated pages are checked in and a test keeps them in step.
     """
@@ -531,7 +468,7 @@ def write_docs(folder: str | Path, names: Sequence[str] | None = None, lang: str
     out.mkdir(parents=True, exist_ok=True)
     written = []
     for name in names or builtin_names():
-        path = out / (f"{name}.md" if lang == "en" else f"{name}.{lang}.md")
+        path = out / f"{name}.md"
         path.write_text(render_markdown(load_variant(name), lang), encoding="utf-8")
         written.append(path)
     return written

@@ -57,7 +57,7 @@ class VariantTexts:
     @property
     def notes(self) -> list[str]:
         """The notes in this language (the file's own, untranslated, when it has none for it)."""
-        notes = self._own.get("notes") or self.variant.rules.get("notes") or []
+        notes = self._own.get("notes") or self.variant.notes
         return [" ".join(str(n).split()) for n in notes]
 
     def reason(self, key: str) -> str | None:
