@@ -16,7 +16,7 @@ import pytest
 from piglia.errors import SpecErrors
 from piglia.locales import languages, load_catalog
 from piglia.rulespage import render_html, render_markdown
-from piglia.spec import load_variant
+from piglia.spec import builtin_names, load_variant
 from piglia.texts import VariantTexts
 from piglia.variant import Variant
 
@@ -144,3 +144,21 @@ def test_a_misspelt_translation_key_is_a_located_error(tmp_path: Path) -> None:
         load_variant(ref)
     message = info.value.errors[0].format()
     assert "bad.yaml:5:" in message and "translations.it" in message and "titel" in message
+
+
+# The languages each built-in is translated into: Italian for all; the Scopa family in the languages of the
+# Scopa source pages (Finnish, Hungarian, Portuguese, Estonian); the Cicera pair in Turkish, its page's language.
+SCOPA_FAMILY = ("it", "fi", "hu", "pt", "et")
+REQUIRED = {name: SCOPA_FAMILY for name in builtin_names() if not name.startswith("cicera")}
+REQUIRED.update({"cicera": ("it", "tr"), "cicera-traditional": ("it", "tr")})
+
+
+@pytest.mark.parametrize("name", sorted(REQUIRED))
+def test_each_built_in_speaks_its_languages_throughout(name: str) -> None:
+    variant = load_variant(name)
+    for lang in REQUIRED[name]:
+        assert VariantTexts(variant, lang).missing() == [], (name, lang)
+        page = render_markdown(variant, lang)
+        prose = re.sub(r"`[^`]*`", "", body(page))  # code quoted from the rule file stays as written
+        found = re.findall(r"\b(coins|cups|swords|clubs|diamonds|hearts|spades|the|of|and|with)\b", prose)
+        assert found == [], (name, lang, found[:10])
