@@ -162,3 +162,15 @@ def test_each_built_in_speaks_its_languages_throughout(name: str) -> None:
         prose = re.sub(r"`[^`]*`", "", body(page))  # code quoted from the rule file stays as written
         found = re.findall(r"\b(coins|cups|swords|clubs|diamonds|hearts|spades|the|of|and|with)\b", prose)
         assert found == [], (name, lang, found[:10])
+
+
+def test_words_fuse_where_the_language_fuses_them(scopa: Variant) -> None:
+    """Italian "di la carta" is "della carta"; Hungarian "a" is "az" before a vowel: the seams between
+    composed phrases follow each language (the catalog's contractions)."""
+    it = render_markdown(load_variant("cicera"), "it")
+    assert "della carta giocata" in it and not re.search(r"\b(di|a|da|in|su) (il|la|le|i|gli)\b", it)
+    hu = render_markdown(scopa, "hu")
+    assert "az **egyező érték**" in hu
+    assert not re.search(r"\b[Aa] (\*\*)?[aáeéiíoóöőuúüű]", hu)
+    pt = render_markdown(load_variant("cicera-traditional"), "pt")
+    assert not re.search(r"\b(de|em) (o|a|os|as)\b", pt)
