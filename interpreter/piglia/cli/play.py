@@ -331,8 +331,11 @@ def register(sub: Any) -> None:
         help="play a variant in the terminal against AI players",
         description="Play one match against AI players: you at --seat, the other seats (your partner too, "
         "in partnership games) played by --opponents. Answer with the number of a move (or its notation, "
-        "e.g. '7d x 3c+4s'); q, end of input or Ctrl-C stops and keeps the record so far. The match is "
-        "recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the current directory.",
+        "e.g. '7d x 3c+4s'; an illegal one is refused with the reason); q, end of input or Ctrl-C stops and keeps "
+        "the record so far. Moves that clear the table or score a bonus are marked with what they score; the "
+        "score shown before your turn includes this deal's bonuses; the end-of-deal sheet gives the counts behind "
+        "each award. The match is recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the "
+        "current directory. --lang chooses the language of every word shown.",
         epilog="examples:\n  piglia play my-game.yaml\n  piglia play my-game.yaml --opponents greedy --seed 7\n"
         "  piglia play my-game.yaml --players 4 --seat 0",
         formatter_class=HELP_FORMAT,
