@@ -174,3 +174,15 @@ def test_words_fuse_where_the_language_fuses_them(scopa: Variant) -> None:
     assert not re.search(r"\b[Aa] (\*\*)?[aáeéiíoóöőuúüű]", hu)
     pt = render_markdown(load_variant("cicera-traditional"), "pt")
     assert not re.search(r"\b(de|em) (o|a|os|as)\b", pt)
+
+
+def test_a_rewritten_reason_is_not_shown_in_its_old_translation(tmp_path: Path) -> None:
+    ref = write(
+        tmp_path,
+        "house.yaml",
+        "name: house\nextends: scopa\ndeal:\n  redeal: {reason: three kings or more}\n",
+    )
+    texts = VariantTexts(load_variant(ref), "it")
+    assert texts.reason("redeal") == "three kings or more" and texts.missing() == ["reasons"]
+    assert "i motivi" in render_markdown(load_variant(ref), "it").split("## ")[0]
+    assert VariantTexts(load_variant("scopa"), "it").reason("redeal") == "tre o più re sul tavolo iniziale"
