@@ -245,3 +245,14 @@ def test_play_speaks_each_language(tmp_path: Path, lang: str) -> None:
 def test_play_refuses_an_unknown_language(tmp_path: Path) -> None:
     result = run_piglia("play", "scopa", "--lang", "xx", stdin="q\n", cwd=tmp_path)
     assert result.returncode != 0 and "invalid choice" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_play_says_once_what_the_rule_file_does_not_translate(tmp_path: Path) -> None:
+    """Cicera has no Finnish names for its bonuses and awards: the game says so at the start, once."""
+    out = run_piglia("play", "cicera", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
+                     cwd=tmp_path).stdout  # fmt: skip
+    notes = [line for line in out.splitlines() if line.startswith("Sääntötiedostossa ei ole")]
+    assert len(notes) == 1 and "picada" in notes[0] and "napula" in notes[0]
+    full = run_piglia("play", "scopa", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
+                      cwd=tmp_path).stdout  # fmt: skip
+    assert "Sääntötiedostossa" not in full

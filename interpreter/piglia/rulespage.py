@@ -27,7 +27,7 @@ from piglia.mechanics.base import Quantity, mechanic_text
 from piglia.mechanics.capture import kind_text
 from piglia.mechanics.match import match_lines, match_objective, match_short
 from piglia.state import Game
-from piglia.texts import VariantTexts
+from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 
 __all__ = ["Example", "find_example", "render_html", "render_markdown", "write_docs"]
@@ -206,16 +206,9 @@ class _Page:
 
     def untranslated(self) -> None:
         """One note at the top naming what the rule file does not translate into the page's language."""
-        m = self.msg
-        missing = self.texts.missing()
-        if not missing:
-            return
-        texts = ("title", "description", "notes", "reasons")
-        parts = [m(f"untranslated.{key}") for key in texts if key in missing]
-        names = [f"`{n}`" for n in missing if n not in texts]
-        if names:
-            parts.append(self.plural("untranslated.names", len(names), names=", ".join(names)))
-        self.say("", f"> {m('untranslated', items=self.words.join(parts))}")
+        note = untranslated_note(self.texts)
+        if note:
+            self.say("", f"> {note}")
 
     def subtitle(self) -> str:
         counts = list(self.v.player_counts)

@@ -25,7 +25,7 @@ from typing import Any
 from piglia.locales import Catalog, load_catalog
 from piglia.variant import Variant
 
-__all__ = ["BASE_LANGUAGE", "VariantTexts"]
+__all__ = ["BASE_LANGUAGE", "VariantTexts", "untranslated_note"]
 
 BASE_LANGUAGE = "en"
 """The language a rule file's own title, description, notes and names are written in."""
@@ -134,6 +134,24 @@ class VariantTexts:
                 out.append(ident)
             seen.add(ident)
         return out
+
+
+_TEXTS = ("title", "description", "notes", "reasons")
+
+
+def untranslated_note(texts: VariantTexts) -> str | None:
+    """The one sentence that says what the rule file leaves untranslated in this language, or None: what a
+    page or a game shows once, rather than mixing languages silently."""
+    missing = texts.missing()
+    if not missing:
+        return None
+    m = texts.msg
+    parts = [m(f"untranslated.{key}") for key in _TEXTS if key in missing]
+    names = [f"`{n}`" for n in missing if n not in _TEXTS]
+    if names:
+        parts.append(m.plural("untranslated.names", len(names), names=", ".join(names)))
+    items = parts[0] if len(parts) == 1 else m("list", items=", ".join(parts[:-1]), last=parts[-1])
+    return m("untranslated", items=items)
 
 
 def _needs_no_words(ident: str) -> bool:

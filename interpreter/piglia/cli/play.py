@@ -18,7 +18,7 @@ from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.record import dump_event
 from piglia.state import Event, Game, State
-from piglia.texts import BASE_LANGUAGE, VariantTexts
+from piglia.texts import BASE_LANGUAGE, VariantTexts, untranslated_note
 
 AI_KINDS = ["ismcts", "greedy", "random"]
 
@@ -308,6 +308,9 @@ def run(args: argparse.Namespace) -> int:
     m = texts.msg
     title = f"[bold]{escape(texts.title)}[/]"
     out.print(m("play.start", title=title, n=game.num_players, seed=seed, path=escape(str(path))))
+    note = untranslated_note(texts)
+    if note:  # said once, rather than mixing languages silently
+        out.print(escape(note.replace("`", "")))
     session = Session(game.new_match(seed), args.seat, players, out, record, args.lang)
     finished = False
     try:
