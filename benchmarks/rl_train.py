@@ -88,7 +88,7 @@ def train(args: argparse.Namespace, policy: Policy, rng: np.random.Generator) ->
     envs = [SingleAgentEnv(args.variant, "random", deal_reward=args.deal_reward) for _ in range(args.batch)]
     wins = counted = 0
     history = []
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     steps = 0
     for first in range(0, args.matches, args.batch):
         batch_obs, batch_mask, batch_act, batch_ret = [], [], [], []
@@ -116,7 +116,12 @@ def train(args: argparse.Namespace, policy: Policy, rng: np.random.Generator) ->
             history.append({"matches": played, "win_rate_vs_random_while_training": rate})
             print(f"  {played:6d} matches, {time.perf_counter() - started:6.0f} s, training win rate {rate:.3f}")
             wins, counted = 0, played
-    return {"seconds": time.perf_counter() - started, "learner_steps": steps, "history": history}
+    return {
+        "seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - cpu,
+        "learner_steps": steps,
+        "history": history,
+    }
 
 
 def evaluate(args: argparse.Namespace, policy: Policy, opponent: str) -> dict[str, Any]:
@@ -177,7 +182,10 @@ def main() -> None:
     for r in results:
         low, high = r["ci95"]
         print(f"| {r['opponent']} | {r['matches']} | {r['win_rate']:.1%} | {low:.1%} - {high:.1%} |")
-    print(f"\ntraining: {training['seconds']:.0f} s, {training['learner_steps']} learner steps")
+    print(
+        f"\ntraining: {training['seconds']:.0f} s ({training['cpu_seconds']:.0f} s of CPU), "
+        f"{training['learner_steps']} learner steps"
+    )
     if args.json:
         out = {"args": vars(args), "training": training, "evaluation": results}
         Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")

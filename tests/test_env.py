@@ -303,6 +303,11 @@ def test_max_turns_truncates() -> None:
     seen, _ = play_aec(env, seed=1)
     assert not env.agents
     assert len(seen) == 5 + 2  # five moves, then each agent's final (dead) step
+    env.reset(seed=1)
+    for _ in range(5):
+        env.step(masked_random(env.observe(env.agent_selection), random.Random(0)))
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert env.observe(env.agent_selection)["action_mask"].sum() == 0  # nothing to play once truncated
 
 
 def test_an_illegal_action_is_refused_with_the_legal_ones_named() -> None:

@@ -165,7 +165,8 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         obs = self._obs.get(seat)
         if obs is None:
             obs = self._obs[seat] = self.encoder.observation(state.view(seat))
-        acting = seat == state.current_seat and not self.terminations.get(agent, True)
+        over = self.terminations.get(agent, True) or self.truncations.get(agent, True)
+        acting = seat == state.current_seat and not over
         mask = self.encoder.mask(self.legal_actions()) if acting else self.encoder.no_actions()
         return {"observation": obs, "action_mask": mask}
 
