@@ -91,7 +91,10 @@ def train(args: argparse.Namespace, policy: Policy, rng: np.random.Generator) ->
     started, cpu = time.perf_counter(), time.process_time()
     steps = 0
     for first in range(0, args.matches, args.batch):
-        batch_obs, batch_mask, batch_act, batch_ret = [], [], [], []
+        batch_obs: list[np.ndarray] = []
+        batch_mask: list[np.ndarray] = []
+        batch_act: list[int] = []
+        batch_ret: list[float] = []
         for k, e in enumerate(envs):
             obs, _ = e.reset(seed=args.seed * 1_000_003 + first + k)
             rewards: list[float] = []

@@ -12,19 +12,20 @@ from pathlib import Path
 
 import pytest
 
-np = pytest.importorskip("numpy")
+pytest.importorskip("numpy")
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
-from pettingzoo.test.seed_test import check_environment_deterministic  # noqa: E402
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test.seed_test import check_environment_deterministic
 
-import piglia  # noqa: E402
-import piglia.env as penv  # noqa: E402
-from piglia.env.encoding import Encoder, capture_rank  # noqa: E402
-from piglia.spec import builtin_names  # noqa: E402
-from piglia.state import Game, State  # noqa: E402
+import piglia
+import piglia.env as penv
+from piglia.env.encoding import Encoder, capture_rank
+from piglia.spec import builtin_names
+from piglia.state import Game, State
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = [(name, n) for name in builtin_names() for n in piglia.load_variant(name).player_counts]
@@ -32,7 +33,8 @@ IDS = [f"{name}-{n}p" for name, n in GAMES]
 
 
 def masked_random(obs: dict[str, np.ndarray], rng: random.Random) -> int:
-    return rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+    legal: list[int] = np.flatnonzero(obs["action_mask"]).tolist()
+    return rng.choice(legal)
 
 
 def play_aec(env: penv.PigliaEnv, seed: int, policy_seed: int = 0) -> tuple[list[bytes], dict[str, float]]:
@@ -117,10 +119,10 @@ def check_mapping(enc: Encoder, state: State) -> int:
     assert enc.actions(shuffled) == actions
     # what is left out: for each card, exactly its captures ranked past the last slot
     dropped = set(moves) - set(actions.values())
-    for card in {m.card for m in moves}:
-        captures = sorted((m for m in moves if m.card == card and m.captured), key=capture_rank)
-        assert {m for m in dropped if m.card == card} == set(captures[enc.capture_slots :])
-        assert any(m.card == card for m in actions.values()), "every playable card keeps an action"
+    for played in {m.card for m in moves}:
+        captures = sorted((m for m in moves if m.card == played and m.captured), key=capture_rank)
+        assert {m for m in dropped if m.card == played} == set(captures[enc.capture_slots :])
+        assert any(m.card == played for m in actions.values()), "every playable card keeps an action"
     mask = enc.mask(actions)
     assert mask.dtype == np.int8 and set(np.flatnonzero(mask)) == set(actions)
     return len(dropped)
