@@ -28,6 +28,13 @@ from piglia.spec import builtin_names
 from piglia.state import Game, State
 
 ROOT = Path(__file__).resolve().parent.parent
+# The checkers' advice for plain array observations: a dict with "action_mask" is the standard for masked actions,
+# and the score block is unbounded on purpose (a rule file may have penalties, and totals pass the target).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+    pytest.mark.filterwarnings("ignore:.*A Box observation space (minimum|maximum) value is"),
+]
 GAMES = [(name, n) for name in builtin_names() for n in piglia.load_variant(name).player_counts]
 IDS = [f"{name}-{n}p" for name, n in GAMES]
 
@@ -134,10 +141,11 @@ def test_action_mapping_is_a_bijection_onto_the_legal_moves(name: str, players: 
     enc = Encoder(game)
     dropped = total = 0
     for state in random_positions(name, players, 150, seed=3):
-        dropped += check_mapping(enc, state)
-        total += len(state.legal_moves())
-        if not dropped:
+        left_out = check_mapping(enc, state)
+        if not left_out:  # no card has more captures than slots: every legal move has its action
             assert set(enc.actions(state.legal_moves()).values()) == set(state.legal_moves())
+        dropped += left_out
+        total += len(state.legal_moves())
     # with the default 7 capture slots almost nothing is ever left out (docs/rl.md gives the rates)
     assert dropped <= total * 0.02
 
