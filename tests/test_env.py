@@ -4,6 +4,7 @@ conformance checks, the action mapping, what an observation may hold, rewards, s
 from __future__ import annotations
 
 import doctest
+import json
 import random
 import subprocess
 import sys
@@ -413,3 +414,21 @@ def test_the_base_install_does_not_need_the_extra() -> None:
 def test_rl_doc_examples_run() -> None:
     result = doctest.testfile(str(ROOT / "docs" / "rl.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted >= 5
+
+
+def test_the_training_example_runs(tmp_path: Path) -> None:
+    # benchmarks/rl_train.py, the runnable example of docs/rl.md, on a tiny budget: it trains, evaluates, reports
+    out = tmp_path / "rl.json"
+    args = ["--matches", "16", "--batch", "8", "--eval", "4", "--json", str(out)]
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "rl_train.py"), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "| random | 4 |" in run.stdout and "| greedy | 4 |" in run.stdout
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    for result in figures["evaluation"]:
+        low, high = result["ci95"]
+        assert result["matches"] == 4 and 0 <= low <= result["win_rate"] <= high <= 1
