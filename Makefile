@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,plot]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,plot,web]'
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary
