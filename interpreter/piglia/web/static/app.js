@@ -228,12 +228,11 @@ function accept(data, since) {
       const sheet = G.sheets.find((s) => s.deal === e.deal);
       if (sheet) overlayQueue.push({ kind: "sheet", sheet });
     } else if (e.event === "match_end") {
-      overlayQueue.push({ kind: "result" });
+      // the last deal's sheet and the result, together
+      const last = overlayQueue.length && overlayQueue[overlayQueue.length - 1].kind === "sheet"
+        ? overlayQueue.pop().sheet : null;
+      overlayQueue.push({ kind: "result", sheet: last });
     }
-  }
-  if (G.finished && !overlayQueue.some((o) => o.kind === "result")) {
-    // a reloaded finished match: show its last sheet and the result
-    if (!$("overlay").hidden) return;
   }
   showOverlay();
 }
@@ -274,6 +273,9 @@ function showOverlay() {
       ? t("you_lose", { score }) : t("draw", { score });
     if (r.reason) body.append(el("p", {}, r.reason));
     body.append(el("p", { class: "final" }, G.teams.map((x) => `${teamName(x.team)} ${r.totals[x.team]}`).join(" · ")));
+    if (item.sheet) {
+      body.append(el("h3", {}, t("sheet_title", { n: item.sheet.deal })), sheetTable(item.sheet));
+    }
     actions.append(el("a", { id: "download", class: "button", href: `/api/games/${G.id}/record`,
       download: `piglia-${G.variant.name}.jsonl` }, t("download")));
     actions.append(el("button", { id: "again", type: "button", onclick: () => { closeOverlay(); newMatch(); } },
@@ -558,9 +560,12 @@ async function openGame(id) {
   $("log").replaceChildren();
   $("overlay").hidden = true;
   G = data;
-  const finished = data.finished;
   accept(data, 0);
-  if (!finished) overlayQueue = [];  // a reloaded match: earlier sheets are in the log, not in the way
+  if (!data.finished) {
+    // a reloaded match: earlier sheets are in the log, not in the way
+    overlayQueue = [];
+    $("overlay").hidden = true;
+  }
   render();
 }
 
