@@ -299,9 +299,16 @@ function sheetTable(sheet) {
   const head = el("tr", {}, el("th", {}, t("col.award")), el("th", {}, t("col.counts")),
     el("th", {}, t("col.won_by")), el("th", { class: "num" }, t("col.points")));
   const rows = [];
-  for (const b of sheet.bonuses) {
-    rows.push(el("tr", { class: "bonus-row" }, el("td", {}, `★ ${b.label}`), el("td", {}, `× ${b.count}`),
-      el("td", {}, teamName(b.team)), el("td", { class: "num" }, `+${b.points}`)));
+  const bonusNames = [...new Set(sheet.bonuses.map((b) => b.name))];
+  for (const name of bonusNames) {
+    // one row per bonus: how many times and how many points each side scored it
+    const of = (x, field) => sheet.bonuses.filter((b) => b.name === name && b.team === x)
+      .reduce((sum, b) => sum + b[field], 0);
+    const scorers = teams.filter((x) => of(x, "points"));
+    rows.push(el("tr", { class: "bonus-row" }, el("td", {}, `★ ${name.replace(/_/g, " ")}`),
+      el("td", { class: "counts" }, `× ${teams.map((x) => of(x, "count")).join("–")}`),
+      el("td", {}, scorers.map(teamName).join(", ") || t("nobody")),
+      el("td", { class: "num" }, teams.map((x) => of(x, "points")).join("–"))));
   }
   for (const a of sheet.awards) {
     rows.push(el("tr", {}, el("td", {}, a.label), el("td", { class: "counts" }, awardCounts(a, teams)),
@@ -437,6 +444,15 @@ function renderHand() {
       el("span", { class: "words" }, moveWords(m.card, m.captured)), ...bonusBadges(m.bonuses, m.clears_table)));
     }
   }
+  const over = $("over-actions");
+  over.replaceChildren();
+  if (G.finished) {
+    over.append(el("a", { class: "button primary", href: `/api/games/${G.id}/record`,
+      download: `piglia-${G.variant.name}.jsonl` }, t("download")),
+    el("button", { type: "button", onclick: newMatch }, t("new_match")));
+  }
+  $("hand").classList.toggle("many", G.hand.length > 7);
+  $("play").hidden = $("cancel").hidden = G.finished;
   $("play").disabled = selected === null || busy;
   $("play").textContent = chosen ? `${t("play")}: ${moveWords(chosen.card, chosen.captured)}` : t("play");
   $("cancel").disabled = selected === null;
@@ -450,7 +466,9 @@ function renderStatus() {
     text = message.text;
     status.classList.add(message.kind);
   } else if (G.finished) {
-    text = t("match_over");
+    const r = G.result;
+    const score = r.totals.join("–");
+    text = r.you === "win" ? t("you_win", { score }) : r.you === "lose" ? t("you_lose", { score }) : t("draw", { score });
   } else if (G.to_move === G.seat) {
     text = selected === null ? t("your_turn") : t("choose_capture", { card: cardName(selected) });
     status.classList.add("turn");
@@ -506,25 +524,38 @@ async function showSetup() {
   $("f-variant").focus();
 }
 
+let checkSeq = 0;  // only the latest file chosen counts, whatever order the answers come in
+
 async function checkRules(file) {
+  const seq = ++checkSeq;
   const box = $("rules-result");
   box.replaceChildren();
-  upload = null;
-  if (!file) return;
-  const text = await file.text();
-  try {
-    const data = await api("POST", "/api/rules/check", { rules: text, rules_name: file.name });
-    upload = { text, name: file.name, title: data.title, players: data.players, description: "" };
-    box.append(el("p", { class: "ok" }, t("rules_ok", { title: data.title, players: data.players.join(", ") })));
+  if (!file) {
+    upload = null;
     await showSetup();
+    return;
+  }
+  const text = await file.text();
+  let data = null;
+  let failure = null;
+  try {
+    data = await api("POST", "/api/rules/check", { rules: text, rules_name: file.name });
+  } catch (err) {
+    failure = err;
+  }
+  if (seq !== checkSeq) return;
+  upload = data ? { text, name: file.name, title: data.title, players: data.players, description: "" } : null;
+  await showSetup();
+  if (seq !== checkSeq) return;
+  // the message comes last, once the form is ready to start the match it announces
+  if (upload) {
     $("f-variant").value = "__upload__";
     fillPlayers();
-  } catch (err) {
-    box.append(el("p", { class: "error" }, t("rules_errors")));
+    box.replaceChildren(el("p", { class: "ok" }, t("rules_ok", { title: data.title, players: data.players.join(", ") })));
+  } else {
     const list = el("ul", { class: "errors" });
-    for (const e of err.errors || [{ text: err.message }]) list.append(el("li", {}, el("code", {}, e.text)));
-    box.append(list);
-    await showSetup();
+    for (const e of failure.errors || [{ text: failure.message }]) list.append(el("li", {}, el("code", {}, e.text)));
+    box.replaceChildren(el("p", { class: "error" }, t("rules_errors")), list);
   }
 }
 
