@@ -37,7 +37,7 @@ def client() -> Iterator[TestClient]:
 
 
 def session_of(client: TestClient, game_id: str) -> GameSession:
-    session = client.app.state.games.get(game_id)  # type: ignore[attr-defined]
+    session: GameSession | None = client.app.state.games.get(game_id)  # type: ignore[attr-defined]
     assert session is not None
     return session
 
@@ -144,7 +144,7 @@ def check_hidden(client: TestClient, game_id: str, answer: dict[str, Any]) -> No
 
 def play_out(client: TestClient, game_id: str, pick: int = -1, check: bool = False) -> dict[str, Any]:
     """Play the person's moves (the ``pick``-th legal move each time) to the end of the match."""
-    game = client.get(f"/api/games/{game_id}").json()
+    game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
     if check:
         check_hidden(client, game_id, game)
     turns = 0

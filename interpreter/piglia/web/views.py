@@ -6,22 +6,20 @@ the match (the record's events without the hands, the stock and the seed) and, f
 score sheet with the counts behind every award (cards 23-17) computed from the piles the events show.
 
 Nothing here names a game: suits are drawn by looks read from ``variants/suit-looks.json`` or a suit's own
-``props: {look: ...}``, and award counts come from the award's own expressions in the rule file.
+``props: {look: ...}``, and award counts come from each award's own compiled expressions.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from piglia.cards import Deck
-from piglia.contexts import AWARD_SCOPE, AwardEnv
-from piglia.dsl import T, compile_expr
-from piglia.errors import PigliaError
+from piglia.contexts import AwardEnv
 from piglia.locales import Catalog
+from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
 from piglia.resources import data_dir
 from piglia.state import Event, State
 from piglia.variant import Variant
@@ -142,68 +140,36 @@ def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, 
 
 # -- score sheets ---------------------------------------------------------------------------------------------
 
-Fn = Callable[[Any], Any]
-
-
-@dataclass(frozen=True)
-class _AwardParts:
-    name: str
-    form: str  # most, holder, score, or "" when the award is of a form this module does not count
-    values: tuple[Fn, ...]  # most: the compared values; score: the score
-    eligible: Fn | None
-    holder: int
-
 
 class AwardCounter:
-    """The counts behind a variant's awards (the values compared, who holds a card), from the rule file's own
-    expressions compiled once; an award it cannot read is given without counts."""
+    """The counts behind a variant's awards (the values compared, who holds a card), computed with each award's
+    own compiled expressions; an award of a form this module does not know is given without counts."""
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        deck = variant.deck
-        awards: Mapping[str, Any] = variant.rules.get("awards", {}) or {}
-
-        def compile_(text: Any, expected: T, scope: Mapping[str, T] = AWARD_SCOPE) -> Fn:
-            return compile_expr(str(text), scope=scope, deck=deck, expected=expected).fn
-
-        parts: list[_AwardParts] = []
-        for award in variant.awards:
-            spec = awards.get(award.name, {})
-            try:
-                eligible = compile_(spec["eligible"], T.BOOL) if "eligible" in spec else None
-                if "most" in spec:
-                    items = spec["most"] if isinstance(spec["most"], list) else [spec["most"]]
-                    part = _AwardParts(award.name, "most", tuple(compile_(t, T.INT) for t in items), eligible, -1)
-                elif "holder" in spec:
-                    card = int(compile_(spec["holder"], T.CARD, {})(None))
-                    part = _AwardParts(award.name, "holder", (), eligible, card)
-                elif "score" in spec:
-                    part = _AwardParts(award.name, "score", (compile_(spec["score"], T.INT),), eligible, -1)
-                else:
-                    part = _AwardParts(award.name, "", (), None, -1)
-            except PigliaError:
-                part = _AwardParts(award.name, "", (), None, -1)
-            parts.append(part)
-        self.parts = parts
 
     def counts(self, piles: Sequence[Sequence[str]], deal: int) -> dict[str, dict[str, Any]]:
         """Per award: ``form``, per team ``values`` (list of numbers, or ``holds`` for a card) and ``eligible``."""
         deck = self.variant.deck
         envs = [AwardEnv(tuple(deck.by_id[c].index for c in pile), team, deal) for team, pile in enumerate(piles)]
         out: dict[str, dict[str, Any]] = {}
-        for part in self.parts:
-            entry: dict[str, Any] = {"form": part.form}
+        for award in self.variant.awards:
+            entry: dict[str, Any] = {"form": ""}
             try:
-                if part.eligible is not None:
-                    entry["eligible"] = [bool(part.eligible(env)) for env in envs]
-                if part.form in ("most", "score"):
-                    entry["values"] = [[int(f(env)) for f in part.values] for env in envs]
-                elif part.form == "holder":
-                    entry["card"] = deck.cards[part.holder].id
-                    entry["holds"] = [deck.cards[part.holder].id in pile for pile in piles]
+                if isinstance(award, AwardForm) and award.eligible_fn is not None:
+                    entry["eligible"] = [bool(award.eligible_fn(env)) for env in envs]
+                if isinstance(award, MostAward):
+                    entry["form"] = "most"
+                    entry["values"] = [[int(f(env)) for f in award.most_fns] for env in envs]
+                elif isinstance(award, ScoreAward):
+                    entry["form"] = "score"
+                    entry["values"] = [[int(award.score.fn(env))] for env in envs]
+                elif isinstance(award, HolderAward):
+                    card = deck.cards[award.holder].id
+                    entry.update(form="holder", card=card, holds=[card in pile for pile in piles])
             except Exception:  # counts are an explanation: an expression that fails here must not lose the sheet
                 entry = {"form": ""}
-            out[part.name] = entry
+            out[award.name] = entry
         return out
 
 
