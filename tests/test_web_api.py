@@ -4,8 +4,13 @@ information over whole matches, errors, uploads, bounds. Rules facts cite docs/R
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -386,3 +391,35 @@ def test_serve_listens_on_localhost_by_default_and_needs_the_extra(
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the extra were not installed
     assert main(["serve"]) == 1
     assert "pip install 'piglia[web]'" in capsys.readouterr().err
+
+
+def test_piglia_serve_serves_the_page_until_stopped() -> None:
+    """The command itself: it starts the server on the port asked for and the page answers there."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root / "interpreter")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "piglia", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
+                    page = answer.read().decode("utf-8")
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()[1]
+                assert time.monotonic() < deadline, "piglia serve did not answer"
+                time.sleep(0.1)
+        assert '<script src="/static/app.js">' in page
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/" in out

@@ -1,14 +1,19 @@
 """Rule files uploaded to the web table: loaded with the same checks and located errors as ``piglia validate``.
 
-The text is written to a private temporary folder under the name the user gave it (so that every message says
-``my-game.yaml:7:29: awards...``), loaded with :func:`piglia.spec.load_variant`, and the folder is removed. An
-uploaded file may extend only a built-in variant: a path in ``extends`` would let a page read the server's files.
+The text is written to one file in a private temporary folder, loaded with :func:`piglia.spec.load_variant`, and
+every message is given back under the name the user gave the file (``my-game.yaml:7:29: awards...``). One file for
+every upload, loaded under a lock, keeps the loader's cache of variants at one uploaded entry however many files a
+page sends. An uploaded file may extend only a built-in variant: a path in ``extends`` would let a page read the
+server's files.
 """
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 from piglia.errors import SpecError, SpecErrors
@@ -17,6 +22,17 @@ from piglia.variant import Variant
 from piglia.yamlpos import MAX_FILE_BYTES, load_yaml
 
 __all__ = ["UploadErrors", "load_uploaded", "safe_name"]
+
+_LOCK = threading.Lock()
+_FOLDER: list[str] = []  # created on the first upload, removed when the process ends
+
+
+def _folder() -> str:
+    if not _FOLDER:
+        folder = tempfile.mkdtemp(prefix="piglia-upload-")
+        atexit.register(shutil.rmtree, folder, True)
+        _FOLDER.append(folder)
+    return _FOLDER[0]
 
 
 class UploadErrors(Exception):
@@ -41,7 +57,7 @@ def _relocated(error: SpecError, folder: str, name: str) -> SpecError:
     """The error as the user sees it: the temporary folder's path replaced by the uploaded file's name."""
     inside = Path(error.file).resolve().parent == Path(folder).resolve()  # the file may be shown cwd-relative
     file = name if inside else error.file
-    message = error.message.replace(folder + "/", "").replace(folder, "")
+    message = error.message.replace(f"{folder}/upload.yaml", name).replace(folder + "/", "").replace(folder, "")
     return SpecError(message, file=file, line=error.line, col=error.col, path=error.path)
 
 
@@ -65,8 +81,9 @@ def load_uploaded(text: str, name: str | None = None) -> Variant:
                     )
                 ]
             )
-    with tempfile.TemporaryDirectory(prefix="piglia-upload-") as folder:
-        path = Path(folder) / shown
+    with _LOCK:
+        folder = _folder()
+        path = Path(folder) / "upload.yaml"
         path.write_text(text, encoding="utf-8")
         try:
             return load_variant(path)
