@@ -13,6 +13,7 @@ import time
 import urllib.request
 import warnings
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test cl
     from starlette.testclient import TestClient
 
 from piglia.cli import main
-from piglia.locales import load_catalog
+from piglia.locales import languages, load_catalog
 from piglia.record import verify_lines
 from piglia.spec import validate_file
 from piglia.web.app import create_app
@@ -423,3 +424,16 @@ def test_piglia_serve_serves_the_page_until_stopped() -> None:
         proc.terminate()
         out, _ = proc.communicate(timeout=10)
     assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_every_word_the_page_uses_is_in_every_catalog() -> None:
+    """The page asks the catalog for each word by key: each key it names exists in every language's catalog."""
+    script = resources.files("piglia.web").joinpath("static/app.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'\bt\("([a-z_.]+)"', script)) | {f"strength.{o}" for o in ("greedy", "ismcts", "random")}
+    words = re.findall(r'"[a-z-]+": "([a-z_.]+)"', script.split("const words = {", 1)[1].split("};", 1)[0])
+    used |= set(words)
+    assert len(used) > 40
+    for lang in languages():
+        messages = load_catalog(lang).messages
+        missing = sorted(k for k in used if f"web.{k}" not in messages)
+        assert missing == [], f"{lang}: the page uses words its catalog lacks: {missing}"

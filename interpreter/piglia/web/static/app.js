@@ -185,6 +185,7 @@ async function play() {
   const move = chosenMove();
   const notation = picks.size ? `${selected} x ${[...picks].join("+")}` : selected;
   busy = true;
+  renderStatus();
   try {
     const before = shown;
     const data = await api("POST", `/api/games/${G.id}/moves`, { move: move ? move.index : notation, since: before });
@@ -465,6 +466,8 @@ function renderStatus() {
   if (message) {
     text = message.text;
     status.classList.add(message.kind);
+  } else if (busy) {
+    text = t("thinking");
   } else if (G.finished) {
     const r = G.result;
     const score = r.totals.join("–");
