@@ -1,9 +1,11 @@
 """The speed work must not change a single game: records and summaries equal those of the engine before it.
 
-The files in ``tests/data`` were written by the engine as it was before the speed work (commit "Golden
-records..."), from fixed seeds: a classic Scopa run and a run of ``golden-mix.yaml``, a test variant that uses
-every capture kind, bonuses that read the previous play, the hand, the pile and the capture kind, and every award
-form. Same seed, same bytes.
+The files in ``tests/data`` were written by the engine as it was before a change, from fixed seeds: a classic
+Scopa run and a run of ``golden-mix.yaml`` (before the speed work), and runs of ``golden-full.yaml`` (before the
+engine's phases, issue 10), a test variant whose bonuses read the capture kind (with two kinds of one tier
+reaching the same capture), the hand, the pile, the table before and after, the previous and the last play, with
+an opening bonus that takes cards, a redeal, an instant win, and every award form (most, holder, score).
+Same seed, same bytes.
 """
 
 from __future__ import annotations
@@ -46,3 +48,9 @@ def test_summary_figures_are_those_before_the_speed_work() -> None:
     for s in before["scoring"]:
         assert by_name[s["name"]]["points_per_deal"] == s["points_per_deal"]
         assert by_name[s["name"]]["scored_in"] == s["scored_in"]
+
+
+def test_full_mechanics_records_are_byte_for_byte_the_ones_before_the_engine_phases() -> None:
+    for players, seed in ((2, 7), (4, 11)):
+        expected = (DATA / f"golden-full-{players}p-seed{seed}.jsonl").read_text(encoding="utf-8")
+        assert _record(str(DATA / "golden-full.yaml"), matches=6, seed=seed, players=players) == expected
