@@ -30,26 +30,28 @@ VARIANTS = [("scopa", None), ("escoba", None), ("cicera-traditional", None), ("s
 def _key(state: State) -> tuple[Any, ...]:
     """Everything a position holds, to compare two positions exactly."""
     events = [e.to_json() for e in state.events] if state.events is not None else None
-    return copy.deepcopy((
-        state.phase,
-        state.dealer,
-        state.deal_no,
-        state.hands,
-        state.table,
-        state.stock,
-        state.piles,
-        state.totals,
-        state.deal_points,
-        state.last_capturer,
-        state.previous,
-        state.plays,
-        state.to_move,
-        state.over,
-        state.winner,
-        state.outcome(),
-        state.deal_scores,
-        events,
-    ))
+    return copy.deepcopy(
+        (
+            state.phase,
+            state.dealer,
+            state.deal_no,
+            state.hands,
+            state.table,
+            state.stock,
+            state.piles,
+            state.totals,
+            state.deal_points,
+            state.last_capturer,
+            state.previous,
+            state.plays,
+            state.to_move,
+            state.over,
+            state.winner,
+            state.outcome(),
+            state.deal_scores,
+            events,
+        )
+    )
 
 
 @pytest.mark.parametrize(("name", "players"), [*VARIANTS, (str(DATA / "golden-full.yaml"), 4)])
@@ -108,7 +110,11 @@ def test_chance_outcomes_are_checked_and_another_seed_deals_another_deal(scopa: 
     deal = state.chance_outcome()
     assert isinstance(deal, DealOutcome)
     other = state.chance_outcome(seed=4)
-    assert isinstance(other, DealOutcome) and other != deal and other == game.new_match(4, auto_deal=False).chance_outcome()
+    assert (
+        isinstance(other, DealOutcome)
+        and other != deal
+        and other == game.new_match(4, auto_deal=False).chance_outcome()
+    )
     with pytest.raises(PigliaError, match="dealt twice"):
         state.push_chance(DealOutcome(deal.hands, deal.hands[0] + (deal.table[0],), deal.stock))
     with pytest.raises(PigliaError, match="no refill is due"):
@@ -188,7 +194,9 @@ def test_outcome_says_who_won_and_why(tmp_path: Path, scopa: Variant) -> None:
         outcome = state.outcome()
         assert outcome is not None
         if outcome.reason is Reason.INSTANT_WIN:
-            assert outcome.detail == "eleven courts" and outcome.result() == f"team {outcome.winner} wins (eleven courts)"
+            assert (
+                outcome.detail == "eleven courts" and outcome.result() == f"team {outcome.winner} wins (eleven courts)"
+            )
             break
     else:
         pytest.fail("no instant win in the golden matches")
@@ -247,7 +255,7 @@ def test_defect_replay_rejects_a_bonus_listed_twice(scopa: Variant) -> None:
     event = json.loads(lines[i])
     event["bonuses"] = event["bonuses"] * 2
     bad = [*lines[:i], json.dumps(event), *lines[i + 1 :]]
-    count, errors = verify_lines(bad)
+    _count, errors = verify_lines(bad)
     assert [(e.line, e.message) for e in errors] == [
         (i + 1, f"bonus {event['bonuses'][0]['name']!r} is listed 2 times; the rules score it 1")
     ]
@@ -322,9 +330,7 @@ def test_replay_checks_the_kind_and_still_reads_version_1_records() -> None:
     i = next(i for i, t in enumerate(lines) if json.loads(t).get("kind") == "match")
     bad = [*lines[:i], lines[i].replace('"kind":"match"', '"kind":"sum"'), *lines[i + 1 :]]
     _, errors = verify_lines(bad, variant=variant)
-    assert [(e.line, e.message) for e in errors] == [
-        (i + 1, "kind 'sum', but the rules take these cards by 'match'")
-    ]
+    assert [(e.line, e.message) for e in errors] == [(i + 1, "kind 'sum', but the rules take these cards by 'match'")]
     unkinded = [*lines[:i], lines[i].replace(',"kind":"match"', ""), *lines[i + 1 :]]
     _, errors = verify_lines(unkinded, variant=variant)
     assert [e.message for e in errors] == ["the capture has no kind; the rules take it by 'match'"]

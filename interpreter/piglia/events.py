@@ -6,7 +6,7 @@ all three. Cards are named by id, as in the record. The fields are in the order 
 ``to_json`` gives the very bytes of the format.
 
 For code written when events were plain mappings, an event also reads like one: ``event["captured"]``,
-``event.get("reason")`` and ``event["event"]`` (its kind) work, from its JSON form.
+``event.get("reason")`` and ``event["event"]`` (its kind) work, and an event equals its JSON object.
 
 >>> play = Play(deal=1, player=0, card="7d", captured=["7c"], kind="match", bonuses=[])
 >>> play.to_json()
@@ -15,6 +15,8 @@ For code written when events were plain mappings, an event also reads like one: 
 True
 >>> play["event"], play["card"]
 ('play', '7d')
+>>> play == play.to_json()
+True
 """
 
 from __future__ import annotations
@@ -67,6 +69,15 @@ class RecordEvent:
         kwargs = {f.name: data.get(f.name) if f.name in optional else data[f.name] for f in fields(cls)}  # type: ignore[arg-type]
         return cls(**kwargs)
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, RecordEvent):
+            return type(other) is type(self) and other.to_json() == self.to_json()
+        if isinstance(other, dict):
+            return other == self.to_json()
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable values, as the dicts they replace
+
     def __getitem__(self, key: str) -> Any:
         if key == "event":
             return self.event
@@ -85,7 +96,7 @@ class RecordEvent:
             return default
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Header(RecordEvent):
     """The first line: the variant, its fingerprint, the seed, the seats and teams, the deck."""
 
@@ -99,7 +110,7 @@ class Header(RecordEvent):
     cards: dict[str, dict[str, str]]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Misdeal(RecordEvent):
     """An opening deal that the rules reject and redeal."""
 
@@ -110,7 +121,7 @@ class Misdeal(RecordEvent):
     reason: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Deal(RecordEvent):
     """A deal: the hands, the table, the number of cards left in the stock."""
 
@@ -122,7 +133,7 @@ class Deal(RecordEvent):
     stock: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Refill(RecordEvent):
     """Hands dealt again from the stock."""
 
@@ -132,7 +143,7 @@ class Refill(RecordEvent):
     stock: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Opening(RecordEvent):
     """An opening bonus of the dealer, and the table cards it took."""
 
@@ -144,7 +155,7 @@ class Opening(RecordEvent):
     captured: list[str]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Play(RecordEvent):
     """A card played: what it took, by which capture kind (captures only), the bonuses it scored."""
 
@@ -158,7 +169,7 @@ class Play(RecordEvent):
     bonuses: list[dict[str, Any]]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class DealEnd(RecordEvent):
     """The end of a deal: the leftover, every award, the deal's points and the match totals."""
 
@@ -170,7 +181,7 @@ class DealEnd(RecordEvent):
     totals: list[int]
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class MatchEnd(RecordEvent):
     """The end of the match: the totals, the winning team (None: a draw), the reason of an instant win."""
 

@@ -310,9 +310,7 @@ class State:
                 raise PigliaError("a deal is in progress" if phase is not Phase.END else "the match is over")
             self._check_deal(outcome)
             for table in outcome.misdeals:
-                self._log(
-                    Misdeal(self.deal_no, self.dealer, self._ids(table), self.game.deal_rules.redeal_reason)
-                )
+                self._log(Misdeal(self.deal_no, self.dealer, self._ids(table), self.game.deal_rules.redeal_reason))
             self._start_deal(outcome.hands, outcome.table, outcome.stock)
         else:
             if phase is not Phase.REFILL:
