@@ -24,11 +24,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from piglia import dealflow
 from piglia.cards import Card
-from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, RefillOutcome, shuffle_deal
-from piglia.contexts import NO_PLAY, AwardEnv, DealEnv, PlayInfo
+from piglia.chance import ChanceOutcome, DealOutcome, Phase
+from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
-from piglia.events import FORMAT, Deal, DealEnd, Header, MatchEnd, Misdeal, Opening, Play, RecordEvent, Refill
+from piglia.events import FORMAT, Header, Play, RecordEvent
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import bonus_scope, scored_bonuses
@@ -100,14 +101,14 @@ class Game:
         state.deal_no = deal
         if totals is not None:
             state.totals = list(totals)
-        state._start_deal([ids(h) for h in hands], ids(table), ids(stock), opening=False)
+        dealflow.start_deal(state, [ids(h) for h in hands], ids(table), ids(stock), opening=False)
         if piles is not None:
             state.piles = [ids(p) for p in piles]
         if to_move is not None:
             state.to_move = to_move
         state.last_capturer = last_capturer
         if opening:
-            state._apply_opening()
+            dealflow.apply_opening(state)
         return state
 
     def header(self, seed: int) -> Header:
@@ -266,40 +267,7 @@ class State:
         deal of that match seed, or the refill from the stock shuffled by it (a different line of chance, for
         search). Raises :class:`PigliaError` outside a chance phase.
         """
-        phase = self.phase
-        game = self.game
-        rules = game.deal_rules
-        n = game.num_players
-        if phase is Phase.DEAL:
-            misdeals: list[tuple[int, ...]] = []
-            for attempt in range(MAX_REDEALS):
-                hands, table, stock = shuffle_deal(
-                    self.seed if seed is None else seed,
-                    self.deal_no,
-                    attempt,
-                    deck_size=len(game.variant.deck),
-                    players=n,
-                    dealer=self.dealer,
-                    hand=rules.hand,
-                    table=rules.table,
-                )
-                if self.is_misdeal(table):
-                    misdeals.append(tuple(table))
-                    continue
-                return DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), tuple(misdeals))
-            raise PigliaError(f"the redeal condition held {MAX_REDEALS} times in a row; it can never be met")
-        if phase is Phase.REFILL:
-            stock = list(self.stock)
-            if seed is not None:
-                random.Random(f"piglia/{seed}/refill/{self.deal_no}/{len(stock)}").shuffle(stock)
-            new: list[list[int]] = [[] for _ in range(n)]
-            pos = 0
-            for _ in range(rules.hand):
-                for k in range(n):
-                    new[(self.dealer + 1 + k) % n].append(stock[pos])
-                    pos += 1
-            return RefillOutcome(tuple(map(tuple, new)))
-        raise PigliaError(f"no chance step here: the phase is {phase.value}")
+        return dealflow.chance_outcome(self, seed)
 
     def push_chance(self, outcome: ChanceOutcome) -> None:
         """Apply a chance outcome in place (checked: the cards must be there to deal); ``pop`` undoes it."""
@@ -308,14 +276,12 @@ class State:
         if isinstance(outcome, DealOutcome):
             if phase is not Phase.DEAL:
                 raise PigliaError("a deal is in progress" if phase is not Phase.END else "the match is over")
-            self._check_deal(outcome)
-            for table in outcome.misdeals:
-                self._log(Misdeal(self.deal_no, self.dealer, self._ids(table), self.game.deal_rules.redeal_reason))
-            self._start_deal(outcome.hands, outcome.table, outcome.stock)
+            dealflow.check_deal(self, outcome)
+            dealflow.deal(self, outcome)
         else:
             if phase is not Phase.REFILL:
                 raise PigliaError("no refill is due: the players still hold cards, or the stock is empty")
-            self._refill(outcome.hands)
+            dealflow.refill(self, outcome.hands)
         self._undo.append((snapshot, outcome))
         if self.auto_deal:
             self._resolve_chance()
@@ -326,35 +292,9 @@ class State:
         nxt.push_chance(outcome)
         return nxt
 
-    def _check_deal(self, outcome: DealOutcome) -> None:
-        rules = self.game.deal_rules
-        if len(outcome.hands) != self.game.num_players:
-            raise PigliaError(f"a deal gives one hand to each of the {self.game.num_players} seats")
-        if any(len(h) != rules.hand for h in outcome.hands) or len(outcome.table) != rules.table:
-            raise PigliaError(f"a deal gives {rules.hand} cards to each seat and {rules.table} to the table")
-        dealt = [c for h in outcome.hands for c in h] + list(outcome.table) + list(outcome.stock)
-        if len(set(dealt)) != len(dealt) or not all(0 <= c < len(self.game.variant.deck) for c in dealt):
-            raise PigliaError("the same card is dealt twice")
-        if self.is_misdeal(outcome.table):
-            raise PigliaError(f"this opening table must be redealt ({rules.redeal_reason})")
-
     def _resolve_chance(self) -> None:
         """Play the chance steps due now from the seed (``auto_deal``), without an undo entry of their own."""
-        while True:
-            phase = self.phase
-            if phase is Phase.DEAL:
-                outcome = self.chance_outcome()
-                assert isinstance(outcome, DealOutcome)
-                if self.events is not None:
-                    for table in outcome.misdeals:
-                        self._log(
-                            Misdeal(self.deal_no, self.dealer, self._ids(table), self.game.deal_rules.redeal_reason)
-                        )
-                self._start_deal(outcome.hands, outcome.table, outcome.stock)
-            elif phase is Phase.REFILL:
-                self._refill_from_stock()
-            else:
-                return
+        dealflow.resolve_chance(self)
 
     # -- dealing -------------------------------------------------------------------------------------------
 
@@ -370,109 +310,6 @@ class State:
         """Whether an opening table would be redealt under this variant's rules (S1.3)."""
         redeal = self.game.deal_rules.redeal
         return redeal is not None and bool(redeal(DealEnv(tuple(table), self.dealer)))
-
-    def _start_deal(
-        self, hands: Sequence[Sequence[int]], table: Sequence[int], stock: Sequence[int], *, opening: bool = True
-    ) -> None:
-        """Begin the current deal with these hands, table and stock (the stock's first card is dealt first).
-
-        Then the opening bonuses of the variant are applied, unless ``opening`` is false.
-        """
-        self.hands = [sorted(h) for h in hands]
-        self.table = list(table)
-        self.stock = list(stock)
-        self.piles = [[] for _ in self.piles]
-        self.deal_points = [0] * len(self.deal_points)
-        self.last_capturer = -1
-        self.previous = NO_PLAY
-        self.plays = []
-        self.deal_scores = []
-        self._deal_pending = False
-        self.to_move = (self.dealer + self.game.players.lead_offset) % self.game.num_players
-        if self.events is not None:
-            self._log(
-                Deal(self.deal_no, self.dealer, [self._ids(h) for h in self.hands], self._ids(self.table), len(stock))
-            )
-        if opening:
-            self._apply_opening()
-
-    def _apply_opening(self) -> None:
-        """Score the opening bonuses (``deal.opening``) on the table as dealt, for the dealer's team.
-
-        Each one that holds is logged as an ``opening`` event; the cards it takes go to the dealer's team and
-        count as the dealer's capture (for the leftover). Bonuses are checked in order, each on the table that
-        the ones before it left.
-        """
-        bonuses = self.game.deal_rules.opening
-        if not bonuses:
-            return
-        dealer = self.dealer
-        team = self.game.players.team_of[dealer]
-        for bonus in bonuses:
-            env = DealEnv(tuple(self.table), dealer)
-            if not bonus.when(env):
-                continue
-            points = int(bonus.points(env))
-            taken: list[int] = []
-            if bonus.take is not None:
-                wanted = set(bonus.take(env))
-                taken = sorted(c for c in self.table if c in wanted)
-                self.table = [c for c in self.table if c not in wanted]
-                self.piles[team].extend(taken)
-                if taken:
-                    self.last_capturer = dealer
-            self.deal_points[team] += points
-            self.deal_scores.append((bonus.name, team, points))
-            self._log(Opening(self.deal_no, dealer, bonus.name, points, self._ids(taken)))
-            if taken and self._instant_win(team):
-                return
-
-    def _instant_win(self, team: int) -> bool:
-        """End the match at once if ``team``'s pile meets the variant's ``match.instant_win`` condition."""
-        match = self.game.variant.match
-        if match.instant_win is None or self.over:
-            return False
-        if not match.instant_win(AwardEnv(tuple(self.piles[team]), team, self.deal_no)):
-            return False
-        self.over = True
-        self.winner = team
-        self.end_reason = (Reason.INSTANT_WIN, match.instant_reason)
-        self._log(MatchEnd(list(self.totals), team, match.instant_reason))
-        return True
-
-    def _refill_from_stock(self) -> None:
-        """Deal the hands again from the top of the stock: one card at a time from the seat after the dealer."""
-        n = self.game.num_players
-        size = self.game.deal_rules.hand
-        new: list[list[int]] = [[] for _ in range(n)]
-        stock = self.stock
-        pos = 0
-        for _ in range(size):
-            for k in range(n):
-                new[(self.dealer + 1 + k) % n].append(stock[pos])
-                pos += 1
-        self.stock = stock[pos:]
-        self._set_refilled(new)
-
-    def _refill(self, hands: Sequence[Sequence[int]]) -> None:
-        """Deal these cards from the stock to the hands (checked)."""
-        size = self.game.deal_rules.hand
-        new = [list(h) for h in hands]
-        taken = [c for h in new for c in h]
-        if len(new) != self.game.num_players:
-            raise PigliaError("a refill deals one hand to each seat")
-        if set(taken) - set(self.stock) or len(set(taken)) != len(taken):
-            raise PigliaError("the refill deals cards that are not in the stock")
-        if any(len(h) != size for h in new):
-            raise PigliaError(f"a refill deals {size} cards to each player")
-        gone = set(taken)
-        self.stock = [c for c in self.stock if c not in gone]
-        self._set_refilled(new)
-
-    def _set_refilled(self, new: list[list[int]]) -> None:
-        self.hands = [sorted(h) for h in new]
-        if self.events is not None:
-            self._log(Refill(self.deal_no, [self._ids(h) for h in self.hands], len(self.stock)))
 
     # -- moves ---------------------------------------------------------------------------------------------
 
@@ -648,73 +485,15 @@ class State:
                 )
             )
         self.to_move = (seat + 1) % game.num_players
-        if captured and variant.match.instant_win is not None and self._instant_win(team):
+        if captured and variant.match.instant_win is not None and dealflow.instant_win(self, team):
             return
         if self.stock or any(self.hands):
             if self.auto_deal and not any(self.hands):
-                self._refill_from_stock()
+                dealflow.refill_from_stock(self)
             return
-        self._end_deal()
+        dealflow.end_deal(self)
 
     # -- end of a deal and of the match --------------------------------------------------------------------
-
-    def _end_deal(self) -> None:
-        game = self.game
-        variant = game.variant
-        leftover_team: int | None = None
-        leftover = list(self.table)
-        if leftover and variant.leftover == "last_capturer" and self.last_capturer >= 0:
-            leftover_team = game.players.team_of[self.last_capturer]
-            self.piles[leftover_team].extend(leftover)
-            self.table = []
-        piles = [tuple(p) for p in self.piles]
-        scores = self.deal_scores
-        first_award = len(scores)  # bonuses come first in deal_scores, then the awards
-        for award in variant.awards:
-            for team, points in award.entries(piles, self.deal_no):
-                scores.append((award.name, team, points))
-                if team is not None:
-                    self.deal_points[team] += points
-        for t, points in enumerate(self.deal_points):
-            self.totals[t] += points
-        match = variant.match
-        over, winner = match.winner(self.totals, self.deal_no)
-        if self.events is not None:
-            self._log(
-                DealEnd(
-                    self.deal_no,
-                    {"team": leftover_team, "cards": self._ids(leftover)},
-                    [{"name": n, "team": t, "points": p} for n, t, p in scores[first_award:]],
-                    list(self.deal_points),
-                    list(self.totals),
-                )
-            )
-        # An instant win by the leftover still closes the deal (awards, totals) before the match ends.
-        if leftover_team is not None and self._instant_win(leftover_team):
-            if self.observer is not None:
-                self.observer(self)
-            return
-        if over:
-            self.over = True
-            self.winner = winner
-            best = max(self.totals)
-            if winner is None:
-                self.end_reason = (Reason.DRAW, "")
-            elif match.target is not None and best >= match.target:
-                self.end_reason = (Reason.TARGET, "")
-            else:
-                self.end_reason = (Reason.DEALS, "")
-            self._log(MatchEnd(list(self.totals), winner))
-        if self.observer is not None:
-            self.observer(self)
-        if over:
-            return
-        if game.players.rotation == "next":
-            self.dealer = (self.dealer + 1) % game.num_players
-        self.deal_no += 1
-        self._deal_pending = True
-        if self.auto_deal:
-            self._resolve_chance()
 
     # -- reading the position ------------------------------------------------------------------------------
 
