@@ -44,6 +44,17 @@ FORMAT = "piglia-record/2"  # what the engine writes
 FORMATS = ("piglia-record/1", "piglia-record/2")  # what replay reads: /1 has no capture kind on plays
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    """The field names of an event class, in order (looked up once per class: events are written by the million)."""
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))
+    return names
+
+
 class RecordEvent:
     """The base of every record event: its ``event`` name, its JSON form, and mapping-style reading."""
 
@@ -55,18 +66,18 @@ class RecordEvent:
         """The event as the JSON object of its record line (key order as docs/records.md lists it)."""
         out: dict[str, Any] = {"event": self.event}
         optional = self.optional
-        for f in fields(self):  # type: ignore[arg-type]
-            value = getattr(self, f.name)
-            if value is None and f.name in optional:
+        for name in _names(type(self)):
+            value = getattr(self, name)
+            if value is None and name in optional:
                 continue
-            out[f.name] = value
+            out[name] = value
         return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Any:
         """The event from its JSON object (unknown keys are ignored; a missing required key raises KeyError)."""
         optional = cls.optional
-        kwargs = {f.name: data.get(f.name) if f.name in optional else data[f.name] for f in fields(cls)}  # type: ignore[arg-type]
+        kwargs = {name: data.get(name) if name in optional else data[name] for name in _names(cls)}
         return cls(**kwargs)
 
     def __eq__(self, other: object) -> bool:
