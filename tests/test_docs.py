@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 
 import piglia
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
 
 
 def test_api_doc_examples_run() -> None:
