@@ -1,4 +1,4 @@
-"""Scoring a play: the one builder of a bonus's scope, and the bonuses a play scores.
+"""Scoring a play: the one place that builds a bonus's scope and scores the bonuses of a play.
 
 The scope is built from the position *before* the play and the play itself, so the very same code serves
 playing a move (:meth:`State.push_raw <piglia.state.State.push_raw>`) and valuing one without playing it
@@ -9,26 +9,31 @@ table on every play.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from piglia.contexts import BonusEnv
-from piglia.variant import Bonus
 
 if TYPE_CHECKING:
     from piglia.state import State
 
-__all__ = ["bonus_scope", "scored_bonuses"]
+__all__ = ["score_play"]
 
 
-def bonus_scope(state: State, card: int, captured: tuple[int, ...], kind: str) -> BonusEnv:
-    """The scope of the bonuses for the seat to move playing ``card`` to take ``captured`` (by ``kind``)."""
+def score_play(
+    state: State, card: int, captured: tuple[int, ...], kind: str, team: int, last_play: bool
+) -> list[tuple[str, int]]:
+    """The bonuses (name, points), in the variant's order, that the seat to move (of ``team``) scores by playing
+    ``card`` to take ``captured`` (by capture ``kind``); ``last_play``: it is the last card of the deal.
+
+    Bonuses on captures only (the default) are not checked for a placement; with none ``on: play``, a
+    placement builds no scope at all.
+    """
     game = state.game
+    bonuses = game.variant.bonuses
+    if not bonuses or not (captured or game.bonus_on_play):
+        return []
     seat = state.to_move
-    team = game.players.team_of[seat]
     table = state.table
-    hands = state.hands
-    hand = hands[seat]
     if game.reads_table_after:
         table_after = tuple([c for c in table if c not in captured]) if captured else (*table, card)
     else:
@@ -36,25 +41,22 @@ def bonus_scope(state: State, card: int, captured: tuple[int, ...], kind: str) -
     pile: tuple[int, ...] = ()
     if game.reads_pile:
         pile = (*state.piles[team], card, *captured) if captured else tuple(state.piles[team])
-    return BonusEnv(
+    env = BonusEnv(
         card,
         captured,
         tuple(table) if game.reads_table_before else (),
         table_after,
         state.previous,
-        not state.stock and len(hand) == 1 and sum(map(len, hands)) == 1,  # the last card of the deal
+        last_play,
         seat,
         team,
         kind,
-        tuple([c for c in hand if c != card]) if game.reads_hand else (),
+        tuple([c for c in state.hands[seat] if c != card]) if game.reads_hand else (),
         pile,
         state.deal_no,
     )
-
-
-def scored_bonuses(bonuses: Sequence[Bonus], env: BonusEnv, capture: bool) -> list[tuple[str, int]]:
-    """The bonuses that hold for the play in ``env``, in the variant's order, with their points.
-
-    Bonuses on captures only (the default) are skipped for a placement (``capture`` false).
-    """
-    return [(b.name, int(b.points(env))) for b in bonuses if (capture or b.on_play) and b.when(env)]
+    scored = []
+    for b in bonuses:
+        if (captured or b.on_play) and b.when(env):
+            scored.append((b.name, int(b.points(env))))
+    return scored

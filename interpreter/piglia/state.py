@@ -32,7 +32,7 @@ from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
-from piglia.scoring import bonus_scope, scored_bonuses
+from piglia.scoring import score_play
 from piglia.variant import Variant
 
 __all__ = ["Game", "SeatView", "State"]
@@ -449,17 +449,15 @@ class State:
         seat = self.to_move
         team = game.players.team_of[seat]
         logging = self.events is not None
+        hands = self.hands
+        last_play = not self.stock and sum(map(len, hands)) == 1  # this is the last card of the deal
         # The kind of a capture is written in the record, and read by bonuses that ask for it.
         kind = variant.capture.kind_of(card, self.table, captured) if captured and (logging or game.reads_kind) else ""
-        scored: list[tuple[str, int]] = []
-        if captured or game.bonus_on_play:
-            bonuses = variant.bonuses
-            if bonuses:
-                scored = scored_bonuses(bonuses, bonus_scope(self, card, captured, kind), bool(captured))
-                for name, points in scored:
-                    self.deal_points[team] += points
-                    self.deal_scores.append((name, team, points))
-        self.hands[seat].remove(card)
+        scored = score_play(self, card, captured, kind, team, last_play)
+        for name, points in scored:
+            self.deal_points[team] += points
+            self.deal_scores.append((name, team, points))
+        hands[seat].remove(card)
         table = self.table
         if captured:
             for c in captured:
@@ -487,8 +485,8 @@ class State:
         self.to_move = (seat + 1) % game.num_players
         if captured and variant.match.instant_win is not None and dealflow.instant_win(self, team):
             return
-        if self.stock or any(self.hands):
-            if self.auto_deal and not any(self.hands):
+        if not last_play:
+            if self.auto_deal and self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
             return
         dealflow.end_deal(self)
@@ -523,8 +521,9 @@ class State:
         if not variant.bonuses or not (captured or game.bonus_on_play):
             return 0
         kind = variant.capture.kind_of(card, self.table, captured) if captured and game.reads_kind else ""
-        scored = scored_bonuses(variant.bonuses, bonus_scope(self, card, captured, kind), bool(captured))
-        return sum(points for _name, points in scored)
+        team = game.players.team_of[self.to_move]
+        last_play = not self.stock and sum(map(len, self.hands)) == 1
+        return sum(points for _name, points in score_play(self, card, captured, kind, team, last_play))
 
     def returns(self) -> list[float]:
         """Per seat: 1 for a win, -1 for a loss, 0 for a draw or a match still going (OpenSpiel's convention);
