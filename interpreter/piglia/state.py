@@ -453,7 +453,8 @@ class State:
         last_play = not self.stock and sum(map(len, hands)) == 1  # this is the last card of the deal
         # The kind of a capture is written in the record, and read by bonuses that ask for it.
         kind = variant.capture.kind_of(card, self.table, captured) if captured and (logging or game.reads_kind) else ""
-        scored = score_play(self, card, captured, kind, team, last_play)
+        # A placement scores only bonuses ``on: play``: most plays of most variants build no scope at all.
+        scored = score_play(self, card, captured, kind, team, last_play) if captured or game.bonus_on_play else []
         for name, points in scored:
             self.deal_points[team] += points
             self.deal_scores.append((name, team, points))
