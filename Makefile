@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 # The test tools are pinned (constraints-dev.txt) so that `make test` next month runs the same ruff and mypy.
 $(VENV)/.installed-dev: pyproject.toml constraints-dev.txt | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot]'
+	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot,rl,web]'
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary
