@@ -37,7 +37,7 @@ from piglia.variant import Variant
 
 __all__ = ["Game", "SeatView", "State"]
 
-Event = RecordEvent
+Event = dict[str, Any]  # a record event as its JSON object (the engine logs typed values: piglia.events)
 RawMove = tuple[int, tuple[int, ...]]  # (played card, captured cards ascending)
 Score = tuple[str, int | None, int]  # (bonus or award name, team or None for nobody, points)
 

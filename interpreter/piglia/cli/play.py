@@ -13,10 +13,11 @@ from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
 from piglia.errors import PigliaError
+from piglia.events import RecordEvent
 from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.record import dump_event
-from piglia.state import Event, Game, State
+from piglia.state import Game, State
 
 AI_KINDS = ["ismcts", "greedy", "random"]
 
@@ -85,7 +86,7 @@ class Session:
         self.shown = len(events)
         self.record.flush()
 
-    def show(self, e: Event) -> None:
+    def show(self, e: RecordEvent) -> None:
         out = self.out
         kind = e["event"]
         if kind == "deal":
