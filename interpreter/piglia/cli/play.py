@@ -13,11 +13,12 @@ from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
 from piglia.errors import IllegalMoveError, PigliaError
+from piglia.events import RecordEvent
 from piglia.locales import languages
 from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.record import dump_event
-from piglia.state import Event, Game, State
+from piglia.state import Game, State
 from piglia.texts import BASE_LANGUAGE, VariantTexts, untranslated_note
 
 AI_KINDS = ["ismcts", "greedy", "random"]
@@ -129,7 +130,7 @@ class Session:
         self.shown = len(events)
         self.record.flush()
 
-    def follow_piles(self, e: Event) -> None:
+    def follow_piles(self, e: RecordEvent) -> None:
         """Keep each team's pile of the deal from the events: what the score sheet counts."""
         deck = self.game.variant.deck
         kind = e["event"]
@@ -141,7 +142,7 @@ class Session:
         elif kind == "deal_end" and e["leftover"]["team"] is not None:
             self.deal_piles[e["leftover"]["team"]] += [deck.parse_card(c).index for c in e["leftover"]["cards"]]
 
-    def show(self, e: Event) -> None:
+    def show(self, e: RecordEvent) -> None:
         out, m = self.out, self.msg
         kind = e["event"]
         self.follow_piles(e)
@@ -174,7 +175,7 @@ class Session:
             else:
                 out.print(f"[bold]{m('play.lose', score=score)}[/]")
 
-    def score_sheet(self, e: Event) -> Table:
+    def score_sheet(self, e: RecordEvent) -> Table:
         """The end-of-deal sheet: each award, the counts behind it (cards 23-17), who won it, its points."""
         m = self.msg
         piles = [tuple(p) for p in self.deal_piles]
