@@ -35,7 +35,12 @@ def test_a_match_that_cannot_end_stops_at_the_deal_limit_with_no_winner() -> Non
     assert outcome is not None and outcome.reason is Reason.DEAL_LIMIT and outcome.winner is None
     assert state.deal_no == 30 and state.returns() == [0.0, 0.0]
     assert state.events is not None
-    assert state.events[-1].to_json() == {"event": "match_end", "totals": [30, 30], "winner": None, "reason": "deal limit"}
+    assert state.events[-1].to_json() == {
+        "event": "match_end",
+        "totals": [30, 30],
+        "winner": None,
+        "reason": "deal limit",
+    }
     assert sum(1 for e in state.events if e["event"] == "deal_end") == 30
 
 
