@@ -16,13 +16,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import piglia
 from piglia.errors import PigliaError, SpecError, SpecErrors
-from piglia.mechanics.capture import CaptureLimitError, count_subsets
+from piglia.mechanics.capture import CaptureLimitError, MoveLimitError, count_subsets
 from piglia.probe import play_random
 from piglia.record import verify_lines, write_events
 from piglia.rulespage import render_markdown
@@ -135,3 +136,15 @@ def test_the_capture_limit_names_the_kind_and_lists_nothing() -> None:
         assert isinstance(exc, PigliaError) and "capture.kinds.sum" in str(exc)
     else:
         raise AssertionError("the capture limit was not reached")
+
+
+def test_the_move_limit_bounds_a_position_whose_cards_each_stay_under_the_capture_limit() -> None:
+    variant = piglia.load_variant(str(Path(__file__).parent / "data" / "hostile" / "bomb-growing-table.yaml"))
+    ids = [c.id for c in variant.deck.cards]
+    ones, twenties = [i for i in ids if i.startswith("o")], [i for i in ids if i.startswith("t")]
+    # C(25, 20) = 53,130 groups for each 20 in hand: under the capture limit, but 8 of them make 425,040 moves
+    state = Game(variant).position(hands=[twenties[:8], twenties[8:16]], table=ones[:25], dealer=1, to_move=0)
+    with pytest.raises(MoveLimitError, match="offers more than 100,000 legal moves"):
+        state.legal_moves()
+    small = Game(variant).position(hands=[twenties[:1], twenties[8:16]], table=ones[:25], dealer=1, to_move=0)
+    assert len(small.legal_moves()) == 53130

@@ -26,11 +26,13 @@ from piglia.yamlpos import Path
 __all__ = [
     "FILTER_PROPERTIES",
     "MAX_CAPTURES",
+    "MAX_MOVES",
     "CaptureKind",
     "CaptureLimitError",
     "KindInputs",
     "KindMechanic",
     "KindOptionError",
+    "MoveLimitError",
     "build_kind",
     "count_subsets",
     "kind_text",
@@ -57,6 +59,21 @@ class KindOptionError(PigliaError):
         super().__init__(message)
         self.key = key
         self.message = message
+
+
+# The most legal moves one position may offer (every hand card's captures together): listing them stays within tens of
+# megabytes. A real position offers a few dozen.
+MAX_MOVES = 100_000
+
+
+class MoveLimitError(PigliaError):
+    """A position would offer more than :data:`MAX_MOVES` legal moves."""
+
+    def __init__(self, hand: int, table: int) -> None:
+        super().__init__(
+            f"a position with {hand} cards in hand and {table} on the table offers more than {MAX_MOVES:,} legal "
+            "moves, the limit (capture.kinds: give the sum kinds a max_cards, or deal a smaller table)"
+        )
 
 
 class CaptureLimitError(PigliaError):
