@@ -48,8 +48,8 @@ MAX_CAPTURES = 100_000
 # The most work the filters of one kind may cost when the rules are loaded (about two seconds): each is computed
 # for every card, the cards filter for every pair of cards.
 MAX_FILTER_STEPS = 20_000_000
-# Tables up to this many cards have fewer than MAX_CAPTURES subsets at all: nothing to count.
-_COUNT_FROM = MAX_CAPTURES.bit_length()
+# Tables up to this many cards have fewer subsets in all than MAX_CAPTURES: nothing to count.
+_COUNT_FROM = MAX_CAPTURES.bit_length() - 1  # 2 ** 16 subsets are fewer than 100,000
 
 
 class KindOptionError(PigliaError):
