@@ -10,7 +10,7 @@ Each file's header has one line ``# expect: OUTCOME``:
 * ``deal-limit``: it validates, and a simulated match stops at the deal limit (``match_end`` reason
   ``deal limit``, no winner), which ``replay`` accepts and ``validate --play`` reports;
 * ``play-error TEXT``: it validates, but play reaches an engine limit: ``simulate`` and ``validate --play`` stop
-  with TEXT, exit 1.
+  with TEXT (or one of ``TEXT | TEXT``), exit 1.
 
 In every case every command ends with exit 0 or 1, never a traceback or an internal error. The commands of one
 file run in one subprocess (one interpreter start per file keeps the CPU cost low) with its address space
@@ -156,7 +156,8 @@ def test_every_command_ends_as_expected(path: Path, tmp_path: Path) -> None:
             tmp_path,
         )
         assert simulate["rc"] == validate["rc"] == 1 and rules["rc"] == 0
-        assert detail in simulate["err"] and detail in validate["out"]
+        texts = detail.split(" | ")  # either limit, whichever the random play reaches first
+        assert any(t in simulate["err"] for t in texts) and any(t in validate["out"] for t in texts)
 
 
 def test_validate_play_reports_a_match_stopped_by_the_deal_limit(tmp_path: Path) -> None:
