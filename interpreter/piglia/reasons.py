@@ -4,14 +4,6 @@ The engine says why a move is illegal in the rule file's own (English) words (:c
 In another language the same reasons are said with the catalog's messages (``play.why.*``) and the variant's
 names in that language (:class:`~piglia.texts.VariantTexts`), worked out from what the seat may see: its
 hand, the table and its legal moves.
-
->>> from piglia import Game, load_variant
->>> from piglia.texts import VariantTexts
->>> state = Game(load_variant("scopa")).new_match(3)
->>> hand = [c.id for c in state.view(state.current_seat).hand]
->>> missing = next(c for c in state.game.variant.deck.cards if c.id not in hand)
->>> refusal(VariantTexts(state.game.variant, "en"), state, Move(missing, ())).startswith("seat 0 does not hold")
-True
 """
 
 from __future__ import annotations

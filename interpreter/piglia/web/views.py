@@ -88,7 +88,7 @@ def suit_looks(deck: Deck) -> tuple[str, list[str]]:
 def deck_json(deck: Deck, texts: VariantTexts) -> dict[str, Any]:
     """The deck for drawing cards: public knowledge (every card of the variant), never where a card is. Suits
     and ranks have their rule-file ``name`` and their ``label`` in the match's language; a card's ``name`` is
-    the card in words of that language ("7 di denari")."""
+    the card in words of that language (its rank and suit in that language, as the catalog's ``card`` puts them)."""
     style, looks = suit_looks(deck)
     return {
         "style": style,
