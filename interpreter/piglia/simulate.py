@@ -7,29 +7,33 @@ order gives the very same summary. Statistics are accumulated as deals stream by
 number of deals); events are built and records written only when a record is asked for.
 
 A run for ``deals=N`` plays matches 0, 1, 2, ... until at least N deals are done, exactly as one process would: a
-batch that overshoots is cut at the match that reaches N and that prefix is played again (cheap: one batch).
+batch that overshoots is cut at the match that reaches N and that prefix is played again (cheap: one batch). A
+match that ends before its first deal (an instant win on the opening table, say) counts as one deal towards N, so
+such a run still ends.
+
+A stop (Ctrl-C, SIGTERM: :mod:`piglia.interrupt`) is noticed between moves, so within a fraction of a second even
+inside a long match; the match under way is dropped (its finished deals stay counted among the deals) and records
+hold whole matches only. A record that cannot be written (a full disk) stops the run the same way.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import multiprocessing
-import os
 import random
-import signal
-import threading
+import socket
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
-from types import FrameType, TracebackType
 from typing import IO, Any, Protocol
 
+from piglia import interrupt
+from piglia.errors import PigliaError
 from piglia.record import write_events
+from piglia.recordio import RecordWriteError
 from piglia.state import Game
 from piglia.stats import Summary, Watcher, wilson
 from piglia.variant import Variant
+from piglia.workers import WorkerPool, max_workers
 
 __all__ = ["Summary", "match_seed", "play_random_match", "simulate", "wilson"]
 
@@ -51,7 +55,10 @@ def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[dict[s
 
 
 def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | None) -> None:
-    """One random match folded into the watcher's summary; its record written if asked for."""
+    """One random match folded into the watcher's summary; its record written if asked for, whole, in one write.
+
+    Raises :class:`~piglia.interrupt.Interrupted` between moves when a stop was asked for (the match is dropped).
+    """
     state = game.new_match(seed, log=record is not None)
     state.observer = watcher
     watcher.new_match()
@@ -63,17 +70,21 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     raw_moves = state.raw_moves
     push_raw = state.push_raw
     plays = 0
+    stop = interrupt.check
     while not state.over:
+        stop()
         moves = raw_moves()
         n = len(moves)
         branching[n] = branching.get(n, 0) + 1
         push_raw(moves[randrange(n)] if n > 1 else moves[0])
         plays += 1
     watcher.summary.plays += plays
-    watcher.end_match(state, first_dealer, first_leader)
-    if record is not None:
+    if record is not None:  # written before the match is counted: a match the record lacks is not counted either
         assert state.events is not None
-        write_events(state.events, record)
+        text = io.StringIO()
+        write_events(state.events, text)
+        record.write(text.getvalue())
+    watcher.end_match(state, first_dealer, first_leader)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -101,7 +112,7 @@ class BatchResult:
     start: int
     summary: Summary
     deals_per_match: list[int]
-    record: str | None
+    record: list[str] | None  # each match's record lines, one string a match
 
 
 _VARIANTS: dict[str, Variant] = {}
@@ -142,18 +153,16 @@ def run_batch(batch: Batch) -> BatchResult:
     game = Game(_variant_of(batch), batch.players)
     summary = Summary.empty(game, batch.seed)
     watcher = Watcher(summary, game)
-    out = io.StringIO() if batch.record else None
     deals: list[int] = []
+    records: list[str] | None = [] if batch.record else None
     for k in range(batch.start, batch.start + batch.count):
         before = summary.deals
+        out = io.StringIO() if records is not None else None
         _play_watched(game, match_seed(batch.seed, k), watcher, out)
         deals.append(summary.deals - before)
-    return BatchResult(batch.start, summary, deals, out.getvalue() if out is not None else None)
-
-
-def _quiet_worker() -> None:
-    # Ctrl-C goes to the whole process group: the parent stops the run; workers just finish their batch.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if records is not None and out is not None:
+            records.append(out.getvalue())
+    return BatchResult(batch.start, summary, deals, records)
 
 
 class _Pool(Protocol):
@@ -166,37 +175,74 @@ class _Pool(Protocol):
 
 class _ProcessPool:
     def __init__(self, workers: int) -> None:
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=_quiet_worker
-        )
+        self.pool = WorkerPool(workers)
 
-    def submit(self, batch: Batch) -> Future[BatchResult]:
-        return self.executor.submit(run_batch, batch)
+    def submit(self, batch: Batch) -> Any:
+        return self.pool.submit(run_batch, batch)
 
     def wait_any(self, pending: set[Any]) -> set[Any]:
-        done, _ = wait_futures(pending, return_when=FIRST_COMPLETED)
-        return set(done)
+        return self.pool.wait_any(pending)
 
     def close(self, *, cancel: bool) -> None:
-        # Batches not started are dropped; those under way are short: wait for them, so no process outlives the run.
-        self.executor.shutdown(wait=True, cancel_futures=cancel)
+        # On a stop the workers are ended at once (a batch may hold a long match); else they are idle by now.
+        self.pool.close(terminate=cancel)
+
+
+# How long to wait for a Dask scheduler to answer, at each step of connecting.
+CLUSTER_TIMEOUT_SECONDS = 10
+
+
+def probe_scheduler(address: str, timeout: float = CLUSTER_TIMEOUT_SECONDS) -> None:
+    """Check that ``address`` (``tcp://host:port`` or ``host:port``) answers as a Dask scheduler does.
+
+    A Dask scheduler speaks first: on a new connection it sends a handshake, a frame that starts with its length
+    as 8 bytes. A server that says nothing within ``timeout`` (a web server waits for a request; a silent peer
+    never answers), or whose first bytes are not a plausible frame length, is refused here, with a clear message,
+    before the Dask client would wait on it or read a web page's first bytes as a frame length (MemoryError).
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls:// and others: left to the Dask client, with its timeout
+    host, _, port_text = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port_text.isdigit():
+        raise PigliaError(f"--cluster: {address!r} is not a scheduler address such as tcp://host:8786")
+    try:
+        with socket.create_connection((host, int(port_text)), timeout=timeout) as sock:
+            first = b""
+            while len(first) < 8:
+                chunk = sock.recv(8 - len(first))
+                if not chunk:
+                    break
+                first += chunk
+    except TimeoutError:
+        raise PigliaError(
+            f"--cluster: {address} did not answer within {timeout:g} s; is it a Dask scheduler's address?"
+        ) from None
+    except OSError as exc:
+        raise PigliaError(f"--cluster: cannot reach {address}: {exc.strerror or exc}") from None
+    if len(first) < 8:
+        raise PigliaError(f"--cluster: {address} closed the connection; it is not a Dask scheduler")
+    # Dask's first message is a few frames of a few hundred bytes: its leading counts are small numbers.
+    if int.from_bytes(first, "little") > 1 << 20:
+        raise PigliaError(f"--cluster: {address} does not speak Dask's protocol (it answered {first!r})")
 
 
 class _DaskPool:
     def __init__(self, address: str) -> None:
         try:
+            import dask
             from dask.distributed import Client
         except ImportError:
-            from piglia.errors import PigliaError
-
             raise PigliaError("--cluster needs dask.distributed: pip install 'piglia[cluster]'") from None
+        probe_scheduler(address)
         client: Any = Client  # untyped library
+        timeout = f"{CLUSTER_TIMEOUT_SECONDS}s"
+        config: Any = dask.config.set  # untyped library
         try:
-            self.client = client(address, timeout="20s")
+            with config({"distributed.comm.timeouts.connect": timeout, "distributed.comm.timeouts.tcp": "30s"}):
+                self.client = client(address, timeout=timeout)
         except (OSError, TimeoutError, ValueError) as exc:
-            from piglia.errors import PigliaError
-
             raise PigliaError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
 
     def submit(self, batch: Batch) -> Any:
@@ -206,45 +252,20 @@ class _DaskPool:
         from dask.distributed import wait
 
         waiter: Any = wait  # untyped library
-        done, _ = waiter(list(pending), return_when="FIRST_COMPLETED")
+        try:
+            done, _ = waiter(list(pending), timeout=0.5, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return set()  # nothing finished yet: the caller looks for a stop, then waits again
         return set(done)
 
     def close(self, *, cancel: bool) -> None:
         closer: Any = self.client.close
-        closer()
-
-
-class _CtrlC:
-    """While active (in the main thread), Ctrl-C asks the run to stop after the matches under way; twice, at once.
-
-    Stopping between matches, not in the middle of one, keeps every counter of the summary consistent.
-    """
-
-    def __init__(self) -> None:
-        self.pressed = False
-        self._old: Any = None
-
-    def __enter__(self) -> _CtrlC:
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._press)
-        return self
-
-    def _press(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-        self.pressed = True
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        closer(timeout=CLUSTER_TIMEOUT_SECONDS)
 
 
 def default_workers() -> int:
-    """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+    """All the cores this process may use (also the most workers a run may ask for)."""
+    return max_workers()
 
 
 def simulate(
@@ -267,15 +288,21 @@ def simulate(
     Dask scheduler address, sends it to a cluster instead); the result is the same for any number of them.
     ``batch_size`` is the number of matches a worker plays at a time (chosen from the run's size when not given; it
     changes nothing in the result). Ctrl-C stops the run after the matches under way: the summary of what finished
-    comes back, marked ``interrupted``.
+    comes back, marked ``interrupted``. SIGTERM and SIGHUP do the same, and so does a record that cannot be
+    written (a full disk: see :mod:`piglia.recordio`); a stop is noticed between moves.
     """
     if deals is None and matches is None:
         matches = 1
     game = Game(variant, players)
-    with _CtrlC() as ctrl_c:
+    with interrupt.StopOnSignals() as ctrl_c:
         if workers <= 1 and cluster is None:
             return _simulate_here(game, deals, matches, seed, record, progress, ctrl_c)
         return _simulate_batches(game, deals, matches, seed, record, progress, workers, cluster, batch_size, ctrl_c)
+
+
+def _progress_of(summary: Summary) -> int:
+    """The deals done towards ``--deals``: a match with no deal at all counts as one, so that the run ends."""
+    return summary.deals + summary.match_length.get(0, 0)
 
 
 def _simulate_batches(
@@ -288,7 +315,7 @@ def _simulate_batches(
     workers: int,
     cluster: str | None,
     batch_size: int | None,
-    ctrl_c: _CtrlC,
+    ctrl_c: interrupt.StopOnSignals,
 ) -> Summary:
     variant = game.variant
     rules = json.dumps(dict(variant.rules))  # key order kept: it is the order of awards and bonuses
@@ -320,25 +347,34 @@ def _simulate_batches(
                 ready[result.start] = result
             while folded in ready and not finished:
                 result = ready.pop(folded)
-                cut = _cut(result, summary.deals, deals)
+                cut = _cut(result, _progress_of(summary), deals)
                 if cut < len(result.deals_per_match):
                     # The run ends inside this batch: play just its first matches again, here.
                     result = run_batch(batch(folded, cut))
                     finished = True
-                summary.merge(result.summary)
                 if record is not None and result.record:
-                    record.write(result.record)
+                    for i, text in enumerate(result.record):  # one match a write: a full disk loses no whole match
+                        try:
+                            record.write(text)
+                        except (RecordWriteError, OSError):
+                            # The statistics of exactly the matches the record holds: this batch's first i.
+                            if i:
+                                summary.merge(run_batch(batch(folded, i)).summary)
+                            raise
+                summary.merge(result.summary)
                 folded += len(result.deals_per_match)
                 if matches is not None and folded >= matches:
                     finished = True
-                if deals is not None and summary.deals >= deals:
+                if deals is not None and _progress_of(summary) >= deals:
                     finished = True
                 if progress is not None:
                     progress(summary.deals, summary.matches)
-    except KeyboardInterrupt:
-        # The statistics of what finished: folded batches and those done out of order (all whole matches).
-        for result in ready.values():
-            summary.merge(result.summary)
+    except (KeyboardInterrupt, interrupt.Interrupted, RecordWriteError, OSError) as exc:
+        # The statistics of what finished: folded batches, and those done out of order when no record is written
+        # (with a record, the statistics are those of the matches in it).
+        if record is None and not isinstance(exc, OSError | RecordWriteError):
+            for result in ready.values():
+                summary.merge(result.summary)
         summary.interrupted = True
         pool.close(cancel=True)
         return summary
@@ -351,7 +387,7 @@ def _cut(result: BatchResult, done: int, target: int | None) -> int:
     if target is None:
         return len(result.deals_per_match)
     for i, d in enumerate(result.deals_per_match):
-        done += d
+        done += max(d, 1)  # as _progress_of counts
         if done >= target:
             return i + 1
     return len(result.deals_per_match)
@@ -364,19 +400,19 @@ def _simulate_here(
     seed: int,
     record: IO[str] | None,
     progress: Callable[[int, int], None] | None,
-    ctrl_c: _CtrlC,
+    ctrl_c: interrupt.StopOnSignals,
 ) -> Summary:
     summary = Summary.empty(game, seed)
     watcher = Watcher(summary, game)
     k = 0
     try:
-        while (matches is None or summary.matches < matches) and (deals is None or summary.deals < deals):
+        while (matches is None or summary.matches < matches) and (deals is None or _progress_of(summary) < deals):
             if ctrl_c.pressed:
                 raise KeyboardInterrupt
             _play_watched(game, match_seed(seed, k), watcher, record)
             k += 1
             if progress is not None:
                 progress(summary.deals, summary.matches)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, interrupt.Interrupted, RecordWriteError, OSError):
         summary.interrupted = True
     return summary

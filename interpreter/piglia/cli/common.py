@@ -12,7 +12,16 @@ from piglia.errors import SpecError, SpecErrors
 from piglia.spec import load_variant
 from piglia.variant import Variant
 
-__all__ = ["HELP_FORMAT", "UserError", "err_console", "load", "open_new", "out_console", "refuse_existing"]
+__all__ = [
+    "HELP_FORMAT",
+    "UserError",
+    "at_least_one",
+    "err_console",
+    "load",
+    "open_new",
+    "out_console",
+    "refuse_existing",
+]
 
 HELP_FORMAT = argparse.RawDescriptionHelpFormatter
 
@@ -39,6 +48,12 @@ def load(ref: str) -> Variant:
         raise UserError("\n".join(e.format() for e in exc.errors)) from None
     except SpecError as exc:
         raise UserError(exc.format()) from None
+
+
+def at_least_one(value: int | None, option: str) -> None:
+    """Refuse a count below 1 given to ``option`` (``None``: not given, the variant's default)."""
+    if value is not None and value < 1:
+        raise UserError(f"{option} must be at least 1")
 
 
 def refuse_existing(path: Path, *, force: bool) -> None:

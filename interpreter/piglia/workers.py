@@ -1,0 +1,121 @@
+"""Worker processes that never outlive the run: bounded by the cores, ended with the run, dead with their parent.
+
+``--workers`` is at most the number of cores this process may use (:func:`max_workers`): more processes than
+cores only slow a run down, and an unbounded number (``--workers 100000``) would exhaust the machine. Every
+worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux) and also watches the main
+process from a thread, so killing the main process (even with SIGKILL) ends every worker. Workers ignore Ctrl-C
+(the main process decides what a stop means); when a run stops, the main process terminates them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
+from concurrent.futures import wait as wait_futures
+from typing import Any
+
+from piglia.errors import PigliaError
+
+__all__ = ["WorkerPool", "check_workers", "max_workers"]
+
+_PR_SET_PDEATHSIG = 1
+# How often a worker looks whether the main process is still there (the kernel's death signal is immediate).
+_WATCH_SECONDS = 0.5
+
+
+def max_workers() -> int:
+    """All the cores this process may use: the most worker processes a run starts."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def check_workers(workers: int, option: str = "--workers") -> int:
+    """``workers`` if it is from 1 to :func:`max_workers`, else a clear error."""
+    top = max_workers()
+    if not 1 <= workers <= top:
+        raise PigliaError(
+            f"{option} must be from 1 to {top} (the cores this machine lets piglia use; more processes than cores "
+            "only slow a run down)"
+        )
+    return workers
+
+
+def _die_with(parent: int) -> None:
+    """In a worker: end this process when the main process ``parent`` ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the main process decides
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:  # a forked worker inherits the run's handlers: SIGTERM must end it, not flag it
+            signal.signal(sig, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the thread below still watches
+            pass
+
+    def watch() -> None:
+        while True:
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(1)
+            except PermissionError:  # pragma: no cover - the pid now belongs to someone else: the parent is gone
+                os._exit(1)
+            time.sleep(_WATCH_SECONDS)
+
+    threading.Thread(target=watch, name="piglia-parent-watch", daemon=True).start()
+
+
+def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
+    _die_with(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+class WorkerPool:
+    """A process pool whose workers end with the run (see the module docstring)."""
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        method: str | None = None,
+        initializer: Callable[..., None] | None = None,
+        initargs: tuple[Any, ...] = (),
+    ) -> None:
+        if method is None:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_start_worker,
+            initargs=(os.getpid(), initializer, initargs),
+        )
+
+    def submit(self, fn: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``fn(*args)`` in a worker."""
+        return self.executor.submit(fn, *args)
+
+    def wait_any(self, pending: set[Any], timeout: float = 0.2) -> set[Any]:
+        """The futures of ``pending`` done within ``timeout`` seconds (often none: the caller checks for a stop)."""
+        done, _ = wait_futures(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        return set(done)
+
+    def close(self, *, terminate: bool) -> None:
+        """End the pool; with ``terminate``, end the workers at once (a stop: work under way is dropped)."""
+        if terminate:
+            processes: Any = getattr(self.executor, "_processes", None) or {}
+            for process in list(processes.values()):
+                if process.is_alive():
+                    process.terminate()
+        self.executor.shutdown(wait=True, cancel_futures=True)
