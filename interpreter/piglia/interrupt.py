@@ -14,7 +14,7 @@ import threading
 from types import FrameType, TracebackType
 from typing import Any
 
-__all__ = ["Interrupted", "StopOnSignals", "check", "exit_status", "requested"]
+__all__ = ["Interrupted", "StopOnSignals", "check", "exit_status", "requested", "set_flag"]
 
 # The signals that ask a run to stop. SIGHUP: the terminal was closed.
 SIGNALS = [signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
@@ -32,6 +32,11 @@ class _Flag:
 
 
 _FLAG = _Flag()
+
+
+def set_flag(signum: int, frame: FrameType | None = None) -> None:
+    """A signal handler that only asks for a stop (a worker process's SIGINT)."""
+    _FLAG.signum = signum
 
 
 def requested() -> bool:

@@ -204,7 +204,9 @@ class RecordFile:
             temp.unlink()
         except OSError as exc:
             self.kept_at = temp
-            raise RecordWriteError(f"cannot rename the record to {self.path}: {_why(exc)}; it is kept in {temp}") from None
+            raise RecordWriteError(
+                f"cannot rename the record to {self.path}: {_why(exc)}; it is kept in {temp}"
+            ) from None
 
     def __enter__(self) -> RecordFile:
         return self
@@ -256,7 +258,9 @@ def bounded_lines(fh: IO[str]) -> Iterator[str]:
                 f"line longer than {MAX_LINE_CHARS:,} characters: not a record line (reading stops here)", number
             )
         if total > MAX_RECORD_BYTES:
-            raise LineTooLong(f"the file is larger than {MAX_RECORD_BYTES:,} characters: too large for a record", number)
+            raise LineTooLong(
+                f"the file is larger than {MAX_RECORD_BYTES:,} characters: too large for a record", number
+            )
         yield line
 
 

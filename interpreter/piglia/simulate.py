@@ -113,6 +113,7 @@ class BatchResult:
     summary: Summary
     deals_per_match: list[int]
     record: list[str] | None  # each match's record lines, one string a match
+    interrupted: bool = False  # a stop cut the batch short: it holds its first matches only
 
 
 _VARIANTS: dict[str, Variant] = {}
@@ -155,13 +156,16 @@ def run_batch(batch: Batch) -> BatchResult:
     watcher = Watcher(summary, game)
     deals: list[int] = []
     records: list[str] | None = [] if batch.record else None
-    for k in range(batch.start, batch.start + batch.count):
-        before = summary.deals
-        out = io.StringIO() if records is not None else None
-        _play_watched(game, match_seed(batch.seed, k), watcher, out)
-        deals.append(summary.deals - before)
-        if records is not None and out is not None:
-            records.append(out.getvalue())
+    try:
+        for k in range(batch.start, batch.start + batch.count):
+            before = summary.deals
+            out = io.StringIO() if records is not None else None
+            _play_watched(game, match_seed(batch.seed, k), watcher, out)
+            deals.append(summary.deals - before)
+            if records is not None and out is not None:
+                records.append(out.getvalue())
+    except interrupt.Interrupted:  # a stop: give back the whole matches played (see _simulate_batches)
+        return BatchResult(batch.start, summary, deals, records, interrupted=True)
     return BatchResult(batch.start, summary, deals, records)
 
 
@@ -171,6 +175,12 @@ class _Pool(Protocol):
     def wait_any(self, pending: set[Any]) -> set[Any]: ...
 
     def close(self, *, cancel: bool) -> None: ...
+
+    def stop_soon(self, pending: set[Any]) -> set[Any]: ...
+
+
+# On a stop, how long the workers get to hand back the whole matches they finished before they are ended.
+STOP_GRACE_SECONDS = 0.8
 
 
 class _ProcessPool:
@@ -182,6 +192,10 @@ class _ProcessPool:
 
     def wait_any(self, pending: set[Any]) -> set[Any]:
         return self.pool.wait_any(pending)
+
+    def stop_soon(self, pending: set[Any]) -> set[Any]:
+        """Ask the workers to stop (they give back their batch's whole matches): those done within the grace."""
+        return self.pool.stop_soon(pending, STOP_GRACE_SECONDS)
 
     def close(self, *, cancel: bool) -> None:
         # On a stop the workers are ended at once (a batch may hold a long match); else they are idle by now.
@@ -258,6 +272,9 @@ class _DaskPool:
             return set()  # nothing finished yet: the caller looks for a stop, then waits again
         return set(done)
 
+    def stop_soon(self, pending: set[Any]) -> set[Any]:
+        return set()  # cluster tasks are not interrupted: what is under way is dropped
+
     def close(self, *, cancel: bool) -> None:
         closer: Any = self.client.close
         closer(timeout=CLUSTER_TIMEOUT_SECONDS)
@@ -327,6 +344,9 @@ def _simulate_batches(
     def batch(start: int, count: int) -> Batch:
         return Batch(rules, variant.sha256, game.num_players, seed, start, count, record is not None)
 
+    def replay_from(start: int) -> Callable[[int], BatchResult]:
+        return lambda count: run_batch(batch(start, count))
+
     summary = Summary.empty(game, seed)
     pending: set[Any] = set()
     ready: dict[int, BatchResult] = {}  # finished batches not yet folded in, by first match
@@ -352,17 +372,10 @@ def _simulate_batches(
                     # The run ends inside this batch: play just its first matches again, here.
                     result = run_batch(batch(folded, cut))
                     finished = True
-                if record is not None and result.record:
-                    for i, text in enumerate(result.record):  # one match a write: a full disk loses no whole match
-                        try:
-                            record.write(text)
-                        except (RecordWriteError, OSError):
-                            # The statistics of exactly the matches the record holds: this batch's first i.
-                            if i:
-                                summary.merge(run_batch(batch(folded, i)).summary)
-                            raise
-                summary.merge(result.summary)
+                _fold(summary, result, record, replay_from(folded))
                 folded += len(result.deals_per_match)
+                if result.interrupted:
+                    raise interrupt.Interrupted
                 if matches is not None and folded >= matches:
                     finished = True
                 if deals is not None and _progress_of(summary) >= deals:
@@ -370,16 +383,59 @@ def _simulate_batches(
                 if progress is not None:
                     progress(summary.deals, summary.matches)
     except (KeyboardInterrupt, interrupt.Interrupted, RecordWriteError, OSError) as exc:
-        # The statistics of what finished: folded batches, and those done out of order when no record is written
-        # (with a record, the statistics are those of the matches in it).
-        if record is None and not isinstance(exc, OSError | RecordWriteError):
-            for result in ready.values():
-                summary.merge(result.summary)
         summary.interrupted = True
-        pool.close(cancel=True)
+        try:
+            if not isinstance(exc, OSError | RecordWriteError):
+                _fold_stopped(summary, ready, folded, pool.stop_soon(pending), record)
+        except (KeyboardInterrupt, RecordWriteError, OSError):
+            pass  # a second Ctrl-C, or a full disk: what is folded stays
+        finally:
+            pool.close(cancel=True)
         return summary
     pool.close(cancel=True)
     return summary
+
+
+def _fold(
+    summary: Summary, result: BatchResult, record: IO[str] | None, replay: Callable[[int], BatchResult] | None
+) -> None:
+    """Fold a batch into the summary, writing its records one match a write. When a write fails (a full disk),
+    the summary gets exactly the matches the record holds (``replay(i)`` plays the batch's first i again)."""
+    if record is not None and result.record:
+        for i, text in enumerate(result.record):
+            try:
+                record.write(text)
+            except (RecordWriteError, OSError):
+                if i and replay is not None:
+                    summary.merge(replay(i).summary)
+                raise
+    summary.merge(result.summary)
+
+
+def _fold_stopped(
+    summary: Summary, ready: dict[int, BatchResult], folded: int, done: set[Any], record: IO[str] | None
+) -> None:
+    """After a stop: fold the batches finished (whole, or cut short by the stop: their whole matches).
+
+    With a record, only the batches that follow the folded ones without a gap are kept, so the record stays a
+    prefix of the run and the statistics are those of its matches; without one, every finished match counts.
+    """
+    for future in done:
+        try:
+            result: BatchResult = future.result()
+        except Exception:
+            continue
+        ready[result.start] = result
+    if record is None:
+        for result in ready.values():
+            summary.merge(result.summary)
+        return
+    while folded in ready:
+        result = ready.pop(folded)
+        _fold(summary, result, record, None)
+        if result.interrupted:
+            return
+        folded += len(result.deals_per_match)
 
 
 def _cut(result: BatchResult, done: int, target: int | None) -> int:

@@ -9,6 +9,7 @@ process from a thread, so killing the main process (even with SIGKILL) ends ever
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import multiprocessing
@@ -52,7 +53,11 @@ def check_workers(workers: int, option: str = "--workers") -> int:
 
 def _die_with(parent: int) -> None:
     """In a worker: end this process when the main process ``parent`` ends."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group: the main process decides
+    # Ctrl-C reaches the whole group, and the main process passes a stop on as SIGINT: it sets this process's stop
+    # flag, and a loop that checks it (piglia.interrupt) hands back what finished.
+    from piglia import interrupt
+
+    signal.signal(signal.SIGINT, interrupt.set_flag)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:  # a forked worker inherits the run's handlers: SIGTERM must end it, not flag it
             signal.signal(sig, signal.SIG_DFL)
@@ -109,6 +114,18 @@ class WorkerPool:
     def wait_any(self, pending: set[Any], timeout: float = 0.2) -> set[Any]:
         """The futures of ``pending`` done within ``timeout`` seconds (often none: the caller checks for a stop)."""
         done, _ = wait_futures(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        return set(done)
+
+    def stop_soon(self, pending: set[Any], grace: float) -> set[Any]:
+        """Pass a stop on to the workers (SIGINT); the futures of ``pending`` done within ``grace`` seconds."""
+        processes: Any = getattr(self.executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            if process.is_alive() and process.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(process.pid, signal.SIGINT)
+        if not pending:
+            return set()
+        done, _ = wait_futures(pending, timeout=grace)
         return set(done)
 
     def close(self, *, terminate: bool) -> None:
