@@ -19,7 +19,9 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
+from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, determinize, game_of, team_score
@@ -32,6 +34,8 @@ DEFAULT_SECONDS = 0.45  # no iteration starts after this: with the last one, a m
 DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
+MAX_ITERATIONS = 1_000_000  # the largest count an option takes: a million iterations is minutes a move already
+MAX_SECONDS = 3600.0
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 
 
@@ -46,6 +50,16 @@ class Node:
         self.available = 0
         self.reward = 0.0
         self.children: dict[RawMove, Node] = {}
+
+
+def _check_options(**options: tuple[Any, float, float, bool]) -> None:
+    """Refuse an option that is not a number in its range (``ismcts:iterations=abc``, ``iterations=-5``)."""
+    for name, (value, low, high, whole) in options.items():
+        kind = "a whole number" if whole else "a number"
+        ok = isinstance(value, int) if whole else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
+            top = f"{high:,.0f}" if whole else f"{high:g}"
+            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} from {low:g} to {top}")
 
 
 class IsmctsPlayer:
@@ -66,6 +80,15 @@ class IsmctsPlayer:
         bonuses: int = 1,
         tree: int = DEFAULT_TREE,
     ) -> None:
+        _check_options(
+            iterations=(iterations, 1, MAX_ITERATIONS, True),
+            seconds=(seconds, 0, MAX_SECONDS, False),
+            depth=(depth, 0, MAX_ITERATIONS, True),
+            exploration=(exploration, 0, 100, False),
+            width=(width, 0, MAX_ITERATIONS, True),
+            bonuses=(bonuses, 0, 1, True),
+            tree=(tree, 0, MAX_ITERATIONS, True),
+        )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
         self.seconds = seconds
