@@ -108,6 +108,12 @@ class RecordFile:
             fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=folder)
         except OSError as exc:
             raise RecordWriteError(f"cannot write {path}: {_why(exc)} (in folder {folder})") from None
+        # mkstemp makes the file private (0600); a record gets the mode any new file would (or the replaced one's)
+        mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+        try:
+            os.fchmod(fd, mode)
+        except OSError:
+            pass  # a file system without modes: the default stays
         return cls(path, fd, Path(temp), force=force)
 
     @classmethod
@@ -213,6 +219,12 @@ class RecordFile:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _checked_path(path_text: str, option: str) -> Path:

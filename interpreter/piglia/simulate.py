@@ -202,8 +202,9 @@ class _ProcessPool:
         self.pool.close(terminate=cancel)
 
 
-# How long to wait for a Dask scheduler to answer, at each step of connecting.
-CLUSTER_TIMEOUT_SECONDS = 10
+# How long to wait for a Dask scheduler to answer, at each step of connecting (a scheduler answers at once; this
+# bounds the wait on a silent peer or a server of another kind).
+CLUSTER_TIMEOUT_SECONDS = 5
 
 
 def probe_scheduler(address: str, timeout: float = CLUSTER_TIMEOUT_SECONDS) -> None:
@@ -223,9 +224,19 @@ def probe_scheduler(address: str, timeout: float = CLUSTER_TIMEOUT_SECONDS) -> N
         raise PigliaError(f"--cluster: {address!r} is not a scheduler address such as tcp://host:8786")
     try:
         with socket.create_connection((host, int(port_text)), timeout=timeout) as sock:
+            sock.settimeout(0.25)  # in slices, so that Ctrl-C is noticed while waiting
             first = b""
+            waited = 0.0
             while len(first) < 8:
-                chunk = sock.recv(8 - len(first))
+                if interrupt.requested():
+                    raise KeyboardInterrupt
+                try:
+                    chunk = sock.recv(8 - len(first))
+                except TimeoutError:
+                    waited += 0.25
+                    if waited >= timeout:
+                        raise
+                    continue
                 if not chunk:
                     break
                 first += chunk
