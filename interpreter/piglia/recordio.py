@@ -21,6 +21,7 @@ JSON line refusing duplicate keys, NaN and Infinity, and nesting deeper than :da
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -110,10 +111,8 @@ class RecordFile:
             raise RecordWriteError(f"cannot write {path}: {_why(exc)} (in folder {folder})") from None
         # mkstemp makes the file private (0600); a record gets the mode any new file would (or the replaced one's)
         mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
-        try:
+        with contextlib.suppress(OSError):  # a file system without modes: the default stays
             os.fchmod(fd, mode)
-        except OSError:
-            pass  # a file system without modes: the default stays
         return cls(path, fd, Path(temp), force=force)
 
     @classmethod
