@@ -33,7 +33,7 @@ from piglia.recordio import RecordWriteError
 from piglia.state import Game
 from piglia.stats import Summary, Watcher, wilson
 from piglia.variant import Variant
-from piglia.workers import WorkerPool, max_workers
+from piglia.workers import WorkerPool, cores
 
 __all__ = ["Summary", "match_seed", "play_random_match", "simulate", "wilson"]
 
@@ -292,8 +292,8 @@ class _DaskPool:
 
 
 def default_workers() -> int:
-    """All the cores this process may use (also the most workers a run may ask for)."""
-    return max_workers()
+    """All the cores this process may use."""
+    return cores()
 
 
 def simulate(

@@ -1,7 +1,9 @@
 """Worker processes that never outlive the run: bounded by the cores, ended with the run, dead with their parent.
 
-``--workers`` is at most the number of cores this process may use (:func:`max_workers`): more processes than
-cores only slow a run down, and an unbounded number (``--workers 100000``) would exhaust the machine. Every
+``--workers`` is at most the number of cores this process may use, or :data:`SMALL_MACHINE_WORKERS` on a machine
+with fewer (:func:`max_workers`): more processes than cores only slow a run down, and an unbounded number
+(``--workers 100000``) would exhaust the machine; a few are always allowed, so that a command written on one machine
+still runs on a smaller one. Every
 worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux) and also watches the main
 process from a thread, so killing the main process (even with SIGKILL) ends every worker. Workers ignore Ctrl-C
 (the main process decides what a stop means); when a run stops, the main process terminates them.
@@ -25,19 +27,25 @@ from typing import Any
 
 from piglia.errors import PigliaError
 
-__all__ = ["WorkerPool", "check_workers", "max_workers"]
+__all__ = ["SMALL_MACHINE_WORKERS", "WorkerPool", "check_workers", "cores", "max_workers"]
 
 _PR_SET_PDEATHSIG = 1
+SMALL_MACHINE_WORKERS = 4  # allowed even on a machine with fewer cores (a little oversubscription is harmless)
 # How often a worker looks whether the main process is still there (the kernel's death signal is immediate).
 _WATCH_SECONDS = 0.5
 
 
-def max_workers() -> int:
-    """All the cores this process may use: the most worker processes a run starts."""
+def cores() -> int:
+    """All the cores this process may use."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not on Linux
         return os.cpu_count() or 1
+
+
+def max_workers() -> int:
+    """The most worker processes a run may ask for: the cores, or :data:`SMALL_MACHINE_WORKERS` if more."""
+    return max(cores(), SMALL_MACHINE_WORKERS)
 
 
 def check_workers(workers: int, option: str = "--workers") -> int:
@@ -45,8 +53,8 @@ def check_workers(workers: int, option: str = "--workers") -> int:
     top = max_workers()
     if not 1 <= workers <= top:
         raise PigliaError(
-            f"{option} must be from 1 to {top} (the cores this machine lets piglia use; more processes than cores "
-            "only slow a run down)"
+            f"{option} must be from 1 to {top}: piglia may use {cores()} cores here, and more worker processes than "
+            f"cores only slow a run down (up to {SMALL_MACHINE_WORKERS} are always allowed)"
         )
     return workers
 
