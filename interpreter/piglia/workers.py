@@ -5,7 +5,8 @@ with fewer (:func:`max_workers`): more processes than cores only slow a run down
 (``--workers 100000``) would exhaust the machine; a few are always allowed, so that a command written on one machine
 still runs on a smaller one. Every
 worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux) and also watches the main
-process from a thread, so killing the main process (even with SIGKILL) ends every worker. Workers ignore Ctrl-C
+process from a thread, so killing the main process (even with SIGKILL) ends every worker. (The thread is needed:
+a worker's parent is the fork server, which itself waits for its workers to end before it does.) Workers ignore Ctrl-C
 (the main process decides what a stop means); when a run stops, the main process terminates them.
 """
 
@@ -77,16 +78,28 @@ def _die_with(parent: int) -> None:
             pass
 
     def watch() -> None:
-        while True:
-            try:
-                os.kill(parent, 0)
-            except ProcessLookupError:
-                os._exit(1)
-            except PermissionError:  # pragma: no cover - the pid now belongs to someone else: the parent is gone
-                os._exit(1)
+        while _alive(parent):
             time.sleep(_WATCH_SECONDS)
+        os._exit(1)
 
     threading.Thread(target=watch, name="piglia-parent-watch", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs. A killed process stays a zombie until its parent reaps it, and a zombie
+    still answers ``kill(pid, 0)``: on Linux its state is read instead."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+    except OSError:
+        pass
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - the pid now belongs to another user: the parent is gone
+        return False
+    return True
 
 
 def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
