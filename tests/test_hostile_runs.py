@@ -300,7 +300,7 @@ def test_ctrl_c_while_waiting_for_a_cluster(tmp_path: Path, server: tuple[socket
     port = server[0].getsockname()[1]
     proc = start("simulate", "scopa", "--deals", "10", "--cluster", f"127.0.0.1:{port}", cwd=tmp_path)
     wait_for(lambda: len(server[1]) > 0)
-    out, err, took = stop(proc, signal.SIGINT)
+    _out, err, took = stop(proc, signal.SIGINT)
     assert took < STOP_WITHIN and proc.returncode == 130, err
     no_traceback(err)
 

@@ -74,8 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _quiet_stdout()  # the reader went away (``| head``): not an error
         return 0
-    except OSError as exc:
-        print(f"piglia: cannot write: {exc.strerror or exc}", file=sys.stderr)
+    except OSError as exc:  # a full disk under standard output, most often; a file when the error names one
+        where = exc.filename if exc.filename is not None else "standard output"
+        print(f"piglia: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         if exc.errno is not None and exc.errno != errno.EBADF:
             _quiet_stdout()
         return 1
