@@ -198,8 +198,8 @@ class _ProcessPool:
         return self.pool.stop_soon(pending, STOP_GRACE_SECONDS)
 
     def close(self, *, cancel: bool) -> None:
-        # On a stop the workers are ended at once (a batch may hold a long match); else they are idle by now.
-        self.pool.close(terminate=cancel)
+        # Batches still under way (a stop, or surplus batches at the end of a run) stop at their next move.
+        self.pool.close(stop=cancel)
 
 
 # How long to wait for a Dask scheduler to answer, at each step of connecting (a scheduler answers at once; this
@@ -403,7 +403,7 @@ def _simulate_batches(
         finally:
             pool.close(cancel=True)
         return summary
-    pool.close(cancel=True)
+    pool.close(cancel=bool(pending))
     return summary
 
 

@@ -216,7 +216,4 @@ def _in_workers(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game, 
                 yield future.result()
         stopped = False
     finally:
-        if stopped:  # a stop: the matches under way are dropped (a match is not cut into pieces)
-            pool.close(terminate=True)
-        else:
-            pool.close(terminate=False)
+        pool.close(stop=stopped)  # a stop: the matches under way are dropped (a match is not cut into pieces)

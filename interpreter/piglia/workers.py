@@ -6,8 +6,9 @@ with fewer (:func:`max_workers`): more processes than cores only slow a run down
 still runs on a smaller one. Every
 worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux) and also watches the main
 process from a thread, so killing the main process (even with SIGKILL) ends every worker. (The thread is needed:
-a worker's parent is the fork server, which itself waits for its workers to end before it does.) Workers ignore Ctrl-C
-(the main process decides what a stop means); when a run stops, the main process terminates them.
+a worker's parent is the fork server, which itself waits for its workers to end before it does.) Ctrl-C (or the main
+process's own request, SIGUSR1) only sets a worker's stop flag: its work stops at the next move and hands back the
+whole matches it finished, and the pool is then closed without killing a worker that may be writing a result.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from piglia.errors import PigliaError
 __all__ = ["SMALL_MACHINE_WORKERS", "WorkerPool", "check_workers", "cores", "max_workers"]
 
 _PR_SET_PDEATHSIG = 1
+STOP_SIGNAL = signal.SIGUSR1  # the main process's request to its workers to stop (see WorkerPool.close)
+CLOSE_GRACE_SECONDS = 3.0  # how long workers get to stop at their next move before they are killed
 SMALL_MACHINE_WORKERS = 4  # allowed even on a machine with fewer cores (a little oversubscription is harmless)
 # How often a worker looks whether the main process is still there (the kernel's death signal is immediate).
 _WATCH_SECONDS = 0.5
@@ -67,6 +70,7 @@ def _die_with(parent: int) -> None:
     from piglia import interrupt
 
     signal.signal(signal.SIGINT, interrupt.set_flag)
+    signal.signal(STOP_SIGNAL, interrupt.set_flag)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:  # a forked worker inherits the run's handlers: SIGTERM must end it, not flag it
             signal.signal(sig, signal.SIG_DFL)
@@ -137,23 +141,49 @@ class WorkerPool:
         done, _ = wait_futures(pending, timeout=timeout, return_when=FIRST_COMPLETED)
         return set(done)
 
-    def stop_soon(self, pending: set[Any], grace: float) -> set[Any]:
-        """Pass a stop on to the workers (SIGINT); the futures of ``pending`` done within ``grace`` seconds."""
+    def _processes(self) -> list[Any]:
         processes: Any = getattr(self.executor, "_processes", None) or {}
-        for process in list(processes.values()):
-            if process.is_alive() and process.pid is not None:
-                with contextlib.suppress(OSError):
-                    os.kill(process.pid, signal.SIGINT)
+        return list(processes.values())
+
+    def stop_soon(self, pending: set[Any], grace: float) -> set[Any]:
+        """Pass a stop on to the workers; the futures of ``pending`` done within ``grace`` seconds."""
+        self._ask_to_stop()
         if not pending:
             return set()
         done, _ = wait_futures(pending, timeout=grace)
         return set(done)
 
-    def close(self, *, terminate: bool) -> None:
-        """End the pool; with ``terminate``, end the workers at once (a stop: work under way is dropped)."""
-        if terminate:
-            processes: Any = getattr(self.executor, "_processes", None) or {}
-            for process in list(processes.values()):
-                if process.is_alive():
-                    process.terminate()
-        self.executor.shutdown(wait=True, cancel_futures=True)
+    def _ask_to_stop(self) -> None:
+        # SIGUSR1 sets a worker's stop flag; its batch hands back what finished at the next move. A worker still
+        # starting (no handler yet) just ends: SIGUSR1's default action, quiet, unlike SIGINT's traceback.
+        for process in self._processes():
+            if process.is_alive() and process.pid is not None:
+                with contextlib.suppress(OSError):
+                    os.kill(process.pid, STOP_SIGNAL)
+
+    def close(self, *, stop: bool, grace: float = CLOSE_GRACE_SECONDS) -> None:
+        """End the pool: work not started is cancelled; with ``stop``, work under way is stopped at its next move.
+
+        Workers are never killed while they may be writing a result (that would leave the pool's result pipe
+        half-written and its manager thread waiting forever): they are asked to stop; only one that has not ended
+        ``grace`` seconds later (stuck inside a single move) is killed, and the pool's own end of the result pipe is
+        closed so that its manager thread sees the pool broken and ends.
+        """
+        processes = self._processes()
+        manager: threading.Thread | None = getattr(self.executor, "_executor_manager_thread", None)
+        result_queue: Any = getattr(self.executor, "_result_queue", None)
+        if stop:
+            self._ask_to_stop()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        if manager is None:
+            return
+        manager.join(grace)
+        if manager.is_alive():
+            for process in processes:
+                with contextlib.suppress(OSError, ValueError):
+                    process.kill()
+            writer = getattr(result_queue, "_writer", None)
+            if writer is not None:
+                with contextlib.suppress(OSError):
+                    writer.close()
+            manager.join(grace)

@@ -34,8 +34,6 @@ DEFAULT_SECONDS = 0.45  # no iteration starts after this: with the last one, a m
 DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
-MAX_ITERATIONS = 1_000_000  # the largest count an option takes: a million iterations is minutes a move already
-MAX_SECONDS = 3600.0
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 
 
@@ -58,8 +56,8 @@ def _check_options(**options: tuple[Any, float, float, bool]) -> None:
         kind = "a whole number" if whole else "a number"
         ok = isinstance(value, int) if whole else isinstance(value, int | float)
         if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
-            top = f"{high:,.0f}" if whole else f"{high:g}"
-            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} from {low:g} to {top}")
+            span = f"from {low:g} to {high:g}" if high != math.inf else f"of at least {low:g}"
+            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} {span}")
 
 
 class IsmctsPlayer:
@@ -81,13 +79,13 @@ class IsmctsPlayer:
         tree: int = DEFAULT_TREE,
     ) -> None:
         _check_options(
-            iterations=(iterations, 1, MAX_ITERATIONS, True),
-            seconds=(seconds, 0, MAX_SECONDS, False),
-            depth=(depth, 0, MAX_ITERATIONS, True),
-            exploration=(exploration, 0, 100, False),
-            width=(width, 0, MAX_ITERATIONS, True),
+            iterations=(iterations, 1, math.inf, True),
+            seconds=(seconds, 0, math.inf, False),
+            depth=(depth, 0, math.inf, True),
+            exploration=(exploration, 0, math.inf, False),
+            width=(width, 0, math.inf, True),
             bonuses=(bonuses, 0, 1, True),
-            tree=(tree, 0, MAX_ITERATIONS, True),
+            tree=(tree, 0, math.inf, True),
         )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
