@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "piglia", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=300,
-    )
+from conftest import run_piglia
 
 
 def test_play_a_whole_scopa_match_answering_1(tmp_path: Path) -> None:
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in out + result.stderr
@@ -39,16 +22,16 @@ def test_play_a_whole_scopa_match_answering_1(tmp_path: Path) -> None:
         assert re.search(rf"\b{award}\b.*\b(team [01]|nobody)\b", out)
     records = list(tmp_path.glob("piglia-scopa-11*.jsonl"))
     assert len(records) == 1
-    replay = piglia("replay", records[0].name, cwd=tmp_path)
+    replay = run_piglia("replay", records[0].name, cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     # the same again never overwrites the first record
-    again = piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
+    again = run_piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
     assert again.returncode == 0 and len(list(tmp_path.glob("piglia-scopa-11*.jsonl"))) == 2
 
 
 def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
     # seed 3: the opening hand's 6 of cups can take 2 + 4, its 5 of swords asso + 4, its 7 of swords the 7
-    result = piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
     out = result.stdout
     listed = re.findall(r"^  (\d+)\) (.*)$", out, re.M)
     hand = re.search(r"^Your hand: (.*)$", out, re.M)
@@ -63,7 +46,7 @@ def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
 
 
 def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> None:
-    result = piglia(
+    result = run_piglia(
         "play", "scopa", "--opponents", "random", "--seed", "5", "--record", "mine.jsonl",
         stdin="hello\n0\n99\n\n1\n", cwd=tmp_path,
     )  # fmt: skip
@@ -73,14 +56,14 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
     assert "Game stopped; the record so far is in mine.jsonl" in result.stdout
     events = [json.loads(line) for line in (tmp_path / "mine.jsonl").read_text().splitlines()]
     assert events[0]["event"] == "header" and any(e["event"] == "play" and e["player"] == 0 for e in events)
-    refused = piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
+    refused = run_piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
     assert refused.returncode == 1 and "exists" in refused.stderr
 
 
 def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     """B0.1: partners sit opposite (seats 0 and 2): the person plays seat 0, an AI the partner; B1.1 and B4.4:
     twelve cards each and one deal, played to the end."""
-    result = piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+    result = run_piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert re.search(r"^Seat 2 \(your partner, greedy\): ", out, re.M)
@@ -91,11 +74,11 @@ def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     for award in ("cards", "swords", "mata", "napula"):
         assert re.search(rf"^. {award} ", out, re.M)
     records = list(tmp_path.glob("piglia-cicera-2*.jsonl"))
-    assert len(records) == 1 and piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
+    assert len(records) == 1 and run_piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
 
 
 def test_tournament_json(tmp_path: Path) -> None:
-    result = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
+    result = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     names = [p["name"] for p in data["players"]]
@@ -103,7 +86,7 @@ def test_tournament_json(tmp_path: Path) -> None:
     for p in data["players"]:
         assert {"name", "matches", "wins", "losses", "draws", "win_rate", "ci95"} <= set(p)
         assert p["matches"] == 4 and len(p["ci95"]) == 2
-    text = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
+    text = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
     assert text.returncode == 0 and "95% CI" in text.stdout and "settebello" in text.stdout
-    bad = piglia("tournament", "scopa", "--players", "greedy")
+    bad = run_piglia("tournament", "scopa", "--players", "greedy")
     assert bad.returncode == 1 and "two players" in bad.stderr

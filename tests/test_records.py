@@ -10,21 +10,12 @@ from typing import Any
 import pytest
 
 import piglia
-from piglia.record import verify_lines, write_events
-from piglia.simulate import match_seed, play_random_match, simulate
-from piglia.state import Game
+from conftest import edit_event as _edit
+from conftest import record_errors as errors_of
+from conftest import record_lines
+from piglia.record import verify_lines
+from piglia.simulate import match_seed, simulate
 from piglia.variant import Variant
-
-
-def record_lines(variant: Variant, seed: int) -> list[str]:
-    out = io.StringIO()
-    write_events(play_random_match(Game(variant), seed), out)
-    return out.getvalue().splitlines()
-
-
-def errors_of(lines: list[str]) -> list[tuple[int, str]]:
-    _, errors = verify_lines(lines, "rec.jsonl")
-    return [(e.line, e.message) for e in errors]
 
 
 def test_simulated_records_replay_clean(scopa: Variant) -> None:
@@ -59,12 +50,6 @@ def _find(lines: list[str], pred: Any) -> int:
         if pred(json.loads(line)):
             return i
     raise AssertionError("no such event")
-
-
-def _edit(lines: list[str], i: int, change: Any) -> list[str]:
-    event = json.loads(lines[i])
-    change(event)
-    return [*lines[:i], json.dumps(event), *lines[i + 1 :]]
 
 
 @pytest.fixture(scope="module")
