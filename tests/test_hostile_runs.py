@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 import pytest
 
@@ -77,7 +78,7 @@ def test_play_into_a_closed_pipe_writes_each_event_once(tmp_path: Path, attempt:
         preexec_fn=limits(),
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-    threading.Thread(target=lambda: _feed(proc.stdin), daemon=True).start()
+    threading.Thread(target=_feed, args=(proc.stdin,), daemon=True).start()
     for _ in range(3 + attempt):  # `head -3` (and a little later each time: the pipe breaks at other events)
         proc.stdout.readline()
     proc.stdout.close()
@@ -93,11 +94,11 @@ def test_play_into_a_closed_pipe_writes_each_event_once(tmp_path: Path, attempt:
     assert result.returncode == 0 or problems == [], result.stdout
 
 
-def _feed(pipe: object) -> None:
+def _feed(pipe: IO[bytes]) -> None:
     try:
         for _ in range(300):
-            pipe.write(b"1\n")  # type: ignore[attr-defined]
-            pipe.flush()  # type: ignore[attr-defined]
+            pipe.write(b"1\n")
+            pipe.flush()
     except (BrokenPipeError, ValueError, OSError):
         pass
 
@@ -114,7 +115,8 @@ def test_play_stopped_by_sigterm_keeps_the_record_so_far(tmp_path: Path) -> None
         preexec_fn=limits(),
     )
     assert proc.stdout is not None
-    wait_for(lambda: "Your move" in (proc.stdout.read(1) + proc.stdout.readline()))  # type: ignore[union-attr]
+    while not proc.stdout.readline().startswith("Your moves:"):  # the list of moves, then the prompt waits
+        pass
     out, err, took = stop(proc, signal.SIGTERM)
     assert took < STOP_WITHIN and proc.returncode == 0, err
     no_traceback(out + err)
