@@ -220,8 +220,8 @@ def bench_dsl(rounds: int) -> list[dict[str, Any]]:
     award_envs = [AwardEnv(p, 0, 1) for p in piles]
     scopa = variant.bonuses[0].when
     awards = {a.name: a for a in variant.awards}
-    cards_most = awards["coins"]._inp.most[0]  # type: ignore[attr-defined]
-    primiera = awards["primiera"]._inp  # type: ignore[attr-defined]
+    cards_most = awards["coins"].most_fns[0]  # type: ignore[attr-defined]
+    primiera = awards["primiera"]
 
     def scopa_py(env: BonusEnv) -> bool:
         return not env.table_after and not env.last_play
@@ -247,14 +247,14 @@ def bench_dsl(rounds: int) -> list[dict[str, Any]]:
         (
             "award primiera (score)",
             "sum(max(primiera[c.rank] for c in pile where c.suit == s) for s in suits)",
-            primiera.most[0],
+            primiera.most_fns[0],  # type: ignore[attr-defined]
             primiera_py,
             award_envs,
         ),
         (
             "award primiera (eligible)",
             "all(any(c.suit == s for c in pile) for s in suits)",
-            primiera.eligible,
+            primiera.eligible_fn,  # type: ignore[attr-defined]
             eligible_py,
             award_envs,
         ),

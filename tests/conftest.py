@@ -68,8 +68,8 @@ def bonuses_of_last_play(state: State) -> dict[str, int]:
 
 
 def events_of(state: State, kind: str) -> list[dict[str, Any]]:
-    """The logged events of one kind."""
-    return [e for e in state.events or [] if e["event"] == kind]
+    """The logged events of one kind, as their record JSON objects."""
+    return [e.to_json() for e in state.events or [] if e.event == kind]
 
 
 # -- rule files ---------------------------------------------------------------------------------------------

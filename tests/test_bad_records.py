@@ -112,7 +112,11 @@ def test_a_record_of_another_variant(lines: list[str], tmp_path: Path) -> None:
             lambda e: e.update(awards=["x"]),
             'awards: each entry is {"name": ..., "team": ..., "points": ...}',
         ),
-        ("header", lambda e: e.update(format="other/2"), "not a piglia-record/1 record (format 'other/2')"),
+        (
+            "header",
+            lambda e: e.update(format="other/2"),
+            "not a piglia-record/1 or piglia-record/2 record (format 'other/2')",
+        ),
         ("header", lambda e: e.update(players=3), "scopa is played by 2 players, not 3"),
     ],
 )

@@ -29,7 +29,7 @@ def test_simulated_records_replay_clean(scopa: Variant) -> None:
 def test_record_follows_the_format(scopa: Variant) -> None:
     events = [json.loads(line) for line in record_lines(scopa, 1)]
     header = events[0]
-    assert header["event"] == "header" and header["format"] == "piglia-record/1"
+    assert header["event"] == "header" and header["format"] == "piglia-record/2"
     assert header["variant"] == "scopa" and header["players"] == 2 and header["teams"] == [[0], [1]]
     assert len(header["cards"]) == 40 and header["cards"]["7d"] == {"rank": "7", "suit": "coins"}
     assert len(header["spec_sha256"]) == 64
@@ -38,6 +38,11 @@ def test_record_follows_the_format(scopa: Variant) -> None:
     assert {"deal", "refill", "play", "deal_end", "match_end"} <= kinds
     end = next(e for e in events if e["event"] == "deal_end")
     assert {a["name"] for a in end["awards"]} == {"cards", "coins", "settebello", "primiera"}
+    plays = [e for e in events if e["event"] == "play"]
+    # version 2: a capture names its kind (S2.3: a single card of the same value, else a sum); a placement none
+    assert all(e["kind"] in ("match", "sum") for e in plays if e["captured"])
+    assert all("kind" not in e for e in plays if not e["captured"])
+    assert all(e["kind"] == "match" for e in plays if len(e["captured"]) == 1)
 
 
 def test_same_seed_same_record_byte_for_byte(scopa: Variant) -> None:

@@ -20,7 +20,7 @@ from piglia.variant import Variant
 def simulated_events(variant: Variant, seeds: range) -> list[list[dict[str, Any]]]:
     from piglia.simulate import play_random_match
 
-    return [play_random_match(Game(variant), s) for s in seeds]
+    return [[e.to_json() for e in play_random_match(Game(variant), s)] for s in seeds]
 
 
 # -- Objective -------------------------------------------------------------------------------------------

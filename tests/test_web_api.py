@@ -62,8 +62,11 @@ def test_contract_create_then_read_then_move_by_index_and_by_notation(client: Te
     assert r.status_code == 201
     created = r.json()
     assert isinstance(created["id"], str)
-    # no Finnish catalog yet: English, and the answer says so
-    assert created["lang"] == "en" and "fi" in created["lang_note"] and "English" in created["lang_note"]
+    assert created["lang"] == "fi" and "lang_note" not in created  # Finnish, a source page's language
+    # a language with no catalog: English, and the answer says so
+    r = client.post("/api/games", json={"variant": "scopa", "seat": 0, "opponents": "greedy", "seed": 5, "lang": "de"})
+    fallback = r.json()
+    assert fallback["lang"] == "en" and "de" in fallback["lang_note"] and "English" in fallback["lang_note"]
     game = client.get(f"/api/games/{created['id']}").json()
     assert game["finished"] is False and game["to_move"] == 0
     moves = game["legal_moves"]
@@ -339,7 +342,9 @@ def test_messages_come_from_the_catalog_with_english_fallback(client: TestClient
     it = client.get("/api/messages?lang=it").json()
     assert it["lang"] == "it" and it["note"] is None and it["messages"]["new_match"] == "Nuova partita"
     hu = client.get("/api/messages?lang=hu").json()
-    assert hu["lang"] == "en" and "hu" in hu["note"] and hu["messages"]["new_match"] == "New match"
+    assert hu["lang"] == "hu" and hu["note"] is None and hu["messages"]["new_match"] == "Új mérkőzés"
+    de = client.get("/api/messages?lang=de").json()
+    assert de["lang"] == "en" and "de" in de["note"] and de["messages"]["new_match"] == "New match"
     assert client.get("/api/messages?lang=it-IT").json()["lang"] == "it"
 
 

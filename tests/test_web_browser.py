@@ -292,3 +292,27 @@ def test_phone_sized_screen(browser: Any, server: str) -> None:
         assert pg.locator("#play").is_visible()
     finally:
         context.close()
+
+
+# The source pages' languages, with words written here (not read from the catalogs): the start button and the
+# status line when it is the person's turn.
+PAGE_WORDS = {
+    "fi": ("Aloita ottelu", "Sinun vuorosi"),
+    "hu": ("A mérkőzés indítása", "Te jössz"),
+    "pt": ("Começar a partida", "Sua vez"),
+    "et": ("Alusta mängu", "Sinu käik"),
+    "tr": ("Maçı başlat", "Sıra sizde"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PAGE_WORDS))
+def test_the_page_in_each_source_language(page: Any, server: str, lang: str) -> None:
+    start_word, turn_word = PAGE_WORDS[lang]
+    page.goto(f"{server}/?lang={lang}")
+    sync_api.expect(page.locator("#f-start")).to_have_text(start_word)
+    page.select_option("#f-variant", "cicera" if lang == "tr" else "scopa")
+    page.click("#f-start")
+    page.wait_for_selector(".hand .card")
+    sync_api.expect(page.locator("#status")).to_contain_text(turn_word)
+    assert page.locator("html").get_attribute("lang") == lang
+    assert "New match" not in page.locator("body").inner_text()

@@ -21,12 +21,13 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from piglia.dsl.words import MissingMessage, Words
-from piglia.locales import Catalog, load_catalog
+from piglia.locales import Catalog
 from piglia.mechanics.awards import award_text
 from piglia.mechanics.base import Quantity, mechanic_text
 from piglia.mechanics.capture import kind_text
 from piglia.mechanics.match import match_lines, match_objective, match_short
 from piglia.state import Game
+from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 
 __all__ = ["Example", "find_example", "render_html", "render_markdown", "write_docs"]
@@ -116,10 +117,12 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
 class _Page:
     """Builds the Markdown of one variant's page in one language."""
 
-    def __init__(self, variant: Variant, msg: Catalog) -> None:
+    def __init__(self, variant: Variant, texts: VariantTexts) -> None:
         self.v = variant
-        self.catalog = msg
-        self.words = Words(variant.deck, msg)
+        self.texts = texts
+        self.catalog: Catalog = texts.msg
+        self.name = texts.name
+        self.words = Words(variant.deck, texts.msg, texts.name)
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
         if all(all(len(t) == 1 for t in teams) for teams in layouts):
@@ -132,8 +135,7 @@ class _Page:
     # -- helpers ------------------------------------------------------------------------------------------
 
     def card(self, index: int) -> str:
-        c = self.v.deck.cards[index]
-        return self.words.card(c.rank.name, c.suit.name)
+        return self.texts.card(index)
 
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
@@ -147,6 +149,15 @@ class _Page:
             if text is None:
                 raise
             return text.format_map(fields)
+
+    def side_msg(self, key: str, **fields: Any) -> str:
+        """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
+        language can inflect the word as its grammar needs."""
+        return self.msg(f"{key}.{self.side}", **fields)
+
+    def reason(self, key: str, written: str) -> str:
+        """A reason the rule file gives, in the page's language when the file translates it."""
+        return self.texts.reason(key) or written
 
     def plural(self, key: str, n: int, **fields: Any) -> str:
         """``key.one`` or ``key.other`` of the catalog."""
@@ -169,10 +180,11 @@ class _Page:
     # -- the page -------------------------------------------------------------------------------------------
 
     def build(self) -> str:
-        v, m = self.v, self.msg
-        self.say(f"# {v.title}", "", f"*{self.subtitle()}*")
-        if v.description:
-            self.say("", " ".join(v.description.split()))
+        v, m, t = self.v, self.msg, self.texts
+        self.say(f"# {t.title}", "", f"*{self.subtitle()}*")
+        self.untranslated()
+        if t.description:
+            self.say("", t.description)
         self.objective()
         self.players()
         self.deck()
@@ -181,9 +193,9 @@ class _Page:
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
-        if v.notes:
+        if t.notes:
             self.heading("h.notes")
-            for note in v.notes:
+            for note in t.notes:
                 self.bullet(note)
         if v.sources:
             self.heading("h.sources")
@@ -191,6 +203,12 @@ class _Page:
                 self.bullet(" ".join(str(source).split()))
         self.say("", "---", "", f"*{m('footer', name=v.name)}*")
         return "\n".join(self.lines).strip() + "\n"
+
+    def untranslated(self) -> None:
+        """One note at the top naming what the rule file does not translate into the page's language."""
+        note = untranslated_note(self.texts)
+        if note:
+            self.say("", f"> {note}")
 
     def subtitle(self) -> str:
         counts = list(self.v.player_counts)
@@ -241,33 +259,34 @@ class _Page:
         m = self.msg
         deck = self.v.deck
         self.heading("h.cards")
-        suits = self.words.join([s.name for s in deck.suits])
+        suits = self.words.join([self.name(s.name) for s in deck.suits])
         self.bullet(m("deck.size", n=len(deck), suits=suits, s=len(deck.suits), r=len(deck.ranks)))
         if self.v.removed_ranks:
             self.bullet(m("deck.removed", ranks=self.words.join(list(self.v.removed_ranks))))
-        courts = [r.name for r in deck.ranks if r.court]
+        courts = [self.name(r.name) for r in deck.ranks if r.court]
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
         rank_tables = [t for t in deck.tables.values() if t.key == "rank"]
-        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *(t.name for t in rank_tables)]
+        tables = [self.name(t.name) for t in rank_tables]
+        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *tables]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
-            row = [r.name, str(r.value)]
+            row = [self.name(r.name), str(r.value)]
             if courts:
                 row.append(m("yes") if r.court else m("no"))
             row += [str(t.values[i]) for t in rank_tables]
             self.say("| " + " | ".join(row) + " |")
         for t in deck.tables.values():
             if t.key == "suit":
-                items = [f"{s.name} {t.values[i]}" for i, s in enumerate(deck.suits)]
+                items = [f"{self.name(s.name)} {t.values[i]}" for i, s in enumerate(deck.suits)]
             elif t.key == "card":
                 items = [f"{self.card(i)} {val}" for i, val in enumerate(t.values) if val]
             else:
                 continue
             self.say("")
-            self.bullet(m("deck.table", table=t.name, items=", ".join(items)))
+            self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
-            self.say("", m("deck.tables_note", tables=self.words.join([t.name for t in rank_tables])))
+            self.say("", m("deck.tables_note", tables=self.words.join(tables)))
 
     def deal(self) -> None:
         m = self.msg
@@ -287,7 +306,7 @@ class _Page:
         d = self.v.deal_rules()
         if d.redeal_when is not None:
             cond = self.words.condition(d.redeal_when)
-            reason = d.redeal_reason if d.redeal_reason_written else ""
+            reason = self.reason("redeal", d.redeal_reason) if d.redeal_reason_written else ""
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
 
     def turn(self) -> None:
@@ -301,22 +320,22 @@ class _Page:
         for i, tier in enumerate(tiers, 1):
             for kind in tier:
                 marker = "-" if free else f"{i}."
-                self.say(f"{marker} **{kind.name}**: {kind_text(kind, self)}")
+                self.say(f"{marker} **{self.name(kind.name)}**: {kind_text(kind, self)}")
         self.say("")
         if not free:
             for earlier, later in itertools.pairwise(tiers):
                 self.bullet(
                     m(
                         "turn.priority",
-                        later=self.words.join([f"**{k.name}**" for k in later]),
-                        earlier=self.words.join([f"**{k.name}**" for k in earlier]),
+                        later=self.words.join([f"**{self.name(k.name)}**" for k in later]),
+                        earlier=self.words.join([f"**{self.name(k.name)}**" for k in earlier]),
                     )
                 )
         elif len(tiers[0]) > 1:
             self.bullet(m("turn.no_priority"))
         self.bullet(m("turn.mandatory" if v.capture.mandatory else "turn.optional"))
         self.bullet(m("turn.choose"))
-        self.bullet(m("turn.pile", side=self.side_word()))
+        self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()
 
@@ -339,18 +358,21 @@ class _Page:
         for captured, kind, bonuses in ex.moves:
             if captured:
                 line = m("example.takes", played=self.card(ex.played), cards=self.cards(captured))
-                line += " " + m("example.kind", kind=kind) if kind else ""
+                line += " " + m("example.kind", kind=self.name(kind)) if kind else ""
             else:
                 line = m("example.stays", played=self.card(ex.played))
             for name, pts in bonuses:
-                line += m("example.bonus", bonus=name, points=self.plural("points", pts))
+                line += m("example.bonus", bonus=self.name(name), points=self.plural("points", pts))
             self.bullet(line)
         if len(ex.moves) > 1:
             self.say("", m("example.choose"))
         if ex.excluded:
             self.say("")
         for captured, kind in ex.excluded:
-            self.bullet(m("example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=kind))
+            excluded = m(
+                "example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=self.name(kind)
+            )
+            self.bullet(excluded)
 
     def bonuses(self) -> None:
         m = self.msg
@@ -362,7 +384,7 @@ class _Page:
             if bonus.trigger is not None:
                 self.bullet(bonus.trigger.phrase(self))
             else:  # a bonus made by hand, not built from a rule file: nothing to phrase but its name
-                self.bullet(f"**{bonus.name}**")
+                self.bullet(f"**{self.name(bonus.name)}**")
         if len(bonuses) > 1:
             self.bullet(m("bonus.stack"))
 
@@ -371,14 +393,14 @@ class _Page:
         self.heading("h.end_of_deal")
         leftover = self.v.leftover
         if leftover in ("last_capturer", "nobody"):
-            self.bullet(m(f"leftover.{leftover}", side=self.side_word()))
+            self.bullet(self.side_msg(f"leftover.{leftover}"))
         else:
             self.bullet(m("leftover.other", spec=f"`leftover: {leftover}`"))
         if self.v.awards:
-            self.bullet(m("awards.intro", side=self.side_word()))
+            self.bullet(self.side_msg("awards.intro"))
             for award in self.v.awards:
                 self.say(f"  - {award_text(award, self)}")
-        self.bullet(m("awards.total", side=self.side_word()))
+        self.bullet(self.side_msg("awards.total"))
 
     def end_of_match(self) -> None:
         self.heading("h.end_of_match")
@@ -389,7 +411,7 @@ class _Page:
 
 def render_markdown(variant: Variant, lang: str = "en") -> str:
     """The rules page of ``variant`` in Markdown, in language ``lang``."""
-    return _Page(variant, load_catalog(lang)).build()
+    return _Page(variant, VariantTexts(variant, lang)).build()
 
 
 _CSS = """
@@ -419,7 +441,7 @@ def render_html(variant: Variant, lang: str = "en") -> str:
     """The rules page as one self-contained HTML document: inline CSS, no scripts, no network, phone-sized."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = md.render(render_markdown(variant, lang))
-    title = html.escape(variant.title)
+    title = html.escape(VariantTexts(variant, lang).title)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'

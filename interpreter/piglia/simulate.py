@@ -28,6 +28,7 @@ from typing import IO, Any, Protocol
 
 from piglia import interrupt
 from piglia.errors import PigliaError
+from piglia.events import RecordEvent
 from piglia.record import write_events
 from piglia.recordio import RecordWriteError
 from piglia.state import Game
@@ -43,8 +44,8 @@ def match_seed(seed: int, k: int) -> int:
     return random.Random(f"piglia/match/{seed}/{k}").getrandbits(48)
 
 
-def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[dict[str, Any]]:
-    """One match with every seat playing uniformly random legal moves; its record events."""
+def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[RecordEvent]:
+    """One match with every seat playing uniformly random legal moves; its record events (typed)."""
     state = game.new_match(seed, log=True)
     rng = random.Random(f"piglia/random-play/{seed}")
     while not state.over:

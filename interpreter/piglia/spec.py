@@ -207,11 +207,46 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
     merged = _merge(base, doc)
     merged.origin[()] = doc
     merged.files = (stamp, *base.files)
+    _drop_stale_translations(merged.data, doc.data)
     return merged
 
 
+_TRANSLATED_TEXTS = ("title", "description", "notes")
+_REASONS = {"redeal": ("deal", "redeal", "reason"), "instant_win": ("match", "instant_win", "reason")}
+
+
+def _has(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, Mapping) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
+def _drop_stale_translations(data: dict[str, Any], own: Mapping[str, Any]) -> None:
+    """A file that rewrites its title (description, notes, a reason) without translating it must not show, in
+    another language, the translation of the text it replaced: that inherited translation is dropped."""
+    translations = data.get("translations")
+    if not isinstance(translations, dict):
+        return
+    own_translations: Mapping[str, Any] = own.get("translations") or {}
+    fresh: dict[str, Any] = {}
+    for lang, texts in translations.items():
+        if isinstance(texts, dict):
+            mine: Mapping[str, Any] = own_translations.get(lang) or {}
+            texts = {k: v for k, v in texts.items() if k not in _TRANSLATED_TEXTS or k not in own or k in mine}
+            reasons = texts.get("reasons")
+            if isinstance(reasons, dict):
+                rewritten = {k for k, at in _REASONS.items() if _has(own, at)} - set(mine.get("reasons") or {})
+                texts["reasons"] = {k: v for k, v in reasons.items() if k not in rewritten}
+        fresh[lang] = texts
+    data["translations"] = fresh
+
+
 def _fingerprint(data: Mapping[str, Any]) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # Translations are words for people, not rules: adding a language keeps the records of a variant valid.
+    rules = {k: v for k, v in data.items() if k != "translations"}
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

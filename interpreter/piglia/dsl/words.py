@@ -92,9 +92,11 @@ class Words:
     kind's ``played``/``cards`` filters.
     """
 
-    def __init__(self, deck: Deck, msg: Messages) -> None:
+    def __init__(self, deck: Deck, msg: Messages, name: Callable[[str], str] | None = None) -> None:
         self.deck = deck
         self.msg = msg
+        # The words for a suit, rank or table name of the rule file in the page's language (default: as written).
+        self.name: Callable[[str], str] = name or (lambda ident: ident)
         self.text = ""
         self.scope: frozenset[str] = frozenset()  # the scope variables the expression reads
         self.types: Mapping[Expr, T] = {}
@@ -125,8 +127,14 @@ class Words:
         return self._run(expr, scope, True, lambda node, ctx: self.mods_text(self.mods(node, ctx, None)))
 
     def card(self, rank: str, suit: str) -> str:
-        """A card in words: "7 of coins"."""
-        return self.msg("card", rank=rank, suit=suit)
+        """A card in words: "7 of coins" (suit and rank as the rule file names them, or an alias of them)."""
+        suit_obj = self.deck.suit_by_name.get(suit)
+        rank_obj = self.deck.rank_by_name.get(rank)
+        return self.msg(
+            "card",
+            rank=self.name(rank_obj.name if rank_obj else rank),
+            suit=self.name(suit_obj.name if suit_obj else suit),
+        )
 
     def _run(
         self, expr: Compiled | str, scope: Mapping[str, T] | None, subject: bool, how: Callable[[Expr, _Ctx], str]
@@ -326,7 +334,7 @@ class Words:
             # points[c.rank] is "the points value of that card": the rank is how the table is read.
             if isinstance(key, Attr) and key.name.id in ("rank", "suit") and self.typeof(key.obj, ctx) is T.CARD:
                 key = key.obj
-            return m("lookup", table=node.table.id, key=self.guard(self.value, key, ctx))
+            return m("lookup", table=self.name(node.table.id), key=self.guard(self.value, key, ctx))
         if isinstance(node, Unary) and node.op == "-":
             return m("neg", x=self.operand(node.operand, ctx))
         if isinstance(node, Binary):
@@ -366,8 +374,12 @@ class Words:
         if t is T.CARD:
             card = self.deck.by_id[ident]
             return self.card(card.rank.name, card.suit.name)
+        if t is T.SUIT and ident in self.deck.suit_by_name:
+            return self.name(self.deck.suit_by_name[ident].name)
+        if t is T.RANK and ident in self.deck.rank_by_name:
+            return self.name(self.deck.rank_by_name[ident].name)
         if t in (T.SUIT, T.RANK):
-            return ident
+            return self.name(ident)
         raise _Unphrasable
 
     def call_value(self, node: Call, ctx: _Ctx) -> str:
@@ -420,7 +432,7 @@ class Words:
             if isinstance(key, Attr) and key.name.id in ("rank", "suit"):
                 key = key.obj
             if isinstance(key, Name) and key.id == var:
-                return self.msg("prop.lookup", table=node.table.id)
+                return self.msg("prop.lookup", table=self.name(node.table.id))
         return None
 
     def distinct(self, node: Call, ctx: _Ctx) -> str:

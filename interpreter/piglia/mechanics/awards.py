@@ -54,6 +54,12 @@ class Award(Protocol):
         """Who scores what for this award, given every team's pile; ``[(None, 0)]`` when nobody does."""
         ...
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """Per team, the number the award compares or scores (a majority's count, a scored value), None for a
+        team that cannot win it; None for an award that compares no numbers (whoever holds a card). Shown on
+        score sheets: "cards 23-17"."""
+        ...
+
 
 NOBODY: list[Entry] = [(None, 0)]
 
@@ -77,9 +83,13 @@ class AwardForm(Mechanic):
         """Who scores what (see :class:`Award`)."""
         raise NotImplementedError
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """The numbers behind the award per team (see :class:`Award`); a form that compares none has None."""
+        return None
+
     def phrase(self, page: Page) -> str:
         """The award in words, without its eligibility (:func:`award_text` adds it)."""
-        return page.msg("award.other", name=self.name, spec=f"`{self.key}`")
+        return page.msg("award.other", name=page.name(self.name), spec=f"`{self.key}`")
 
 
 def register_award_form(cls: type[AwardForm]) -> type[AwardForm]:
@@ -117,10 +127,10 @@ def build_award(b: BuildContext, name: str, spec: Mapping[str, Any]) -> AwardFor
 def award_text(award: Award, page: Page) -> str:
     """The rules-page line of one award: its form's phrasing, then who may win it."""
     if not isinstance(award, AwardForm):
-        return page.msg("award.other", name=award.name, spec=f"`{award.name}`")
+        return page.msg("award.other", name=page.name(award.name), spec=f"`{award.name}`")
     text = award.phrase(page)
     if award.eligible is not None:
-        text += " " + page.msg("award.eligible", side=page.side_word(), cond=page.words.condition(award.eligible))
+        text += " " + page.side_msg("award.eligible", cond=page.words.condition(award.eligible))
     return text
 
 
@@ -149,7 +159,7 @@ class MostAward(AwardForm):
         },
     }
     defaults: ClassVar[Mapping[str, Any]] = {"tie": "none"}
-    messages = ("award.most", "award.tiebreak", "award.tie_each", "award.tie_none")
+    messages = ("award.most.*", "award.tiebreak", "award.tie_each.*", "award.tie_none")
 
     def __init__(
         self, b: BuildContext, name: str, spec: Mapping[str, Any], points: Quantity, eligible: Compiled | None
@@ -187,14 +197,23 @@ class MostAward(AwardForm):
             return [(env.team, int(self.tie_points_fn(env))) for env in leaders]
         return list(NOBODY)
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """The first value compared (the tie-breaks are not shown), per team; None where not eligible."""
+        first = self.most_fns[0]
+        out: list[int | None] = []
+        for team, pile in enumerate(piles):
+            env = AwardEnv(pile, team, deal)
+            out.append(None if self.eligible_fn is not None and not self.eligible_fn(env) else int(first(env)))
+        return out
+
     def phrase(self, page: Page) -> str:
-        side = page.side_word()
         values = [page.words.number(c) for c in self.most]
-        text = page.msg("award.most", name=self.name, points=page.points(self.points), side=side, value=values[0])
+        name, points = page.name(self.name), page.points(self.points)
+        text = page.side_msg("award.most", name=name, points=points, value=values[0])
         for value in values[1:]:
             text += " " + page.msg("award.tiebreak", value=value)
         if self.tie == "each":
-            text += " " + page.msg("award.tie_each", points=page.points(self.tie_points), side=side)
+            text += " " + page.side_msg("award.tie_each", points=page.points(self.tie_points))
         else:
             text += " " + page.msg("award.tie_none")
         return text
@@ -213,7 +232,7 @@ class HolderAward(AwardForm):
             "description": "The team holding this card wins (a card: 7 of coins, or its id).",
         },
     }
-    messages = ("award.holder",)
+    messages = ("award.holder.*",)
 
     def __init__(
         self, b: BuildContext, name: str, spec: Mapping[str, Any], points: Quantity, eligible: Compiled | None
@@ -231,11 +250,10 @@ class HolderAward(AwardForm):
         return list(NOBODY)
 
     def phrase(self, page: Page) -> str:
-        return page.msg(
+        return page.side_msg(
             "award.holder",
-            name=self.name,
+            name=page.name(self.name),
             points=page.points(self.points),
-            side=page.side_word(),
             card=page.words.number(self.card),
         )
 
@@ -254,7 +272,7 @@ class ScoreAward(AwardForm):
             "description": "Every team scores this expression's value (sees pile and team).",
         },
     }
-    messages = ("award.score",)
+    messages = ("award.score.*",)
 
     def __init__(
         self, b: BuildContext, name: str, spec: Mapping[str, Any], points: Quantity, eligible: Compiled | None
@@ -274,5 +292,14 @@ class ScoreAward(AwardForm):
                 out.append((team, points))
         return out or list(NOBODY)
 
+    def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
+        """The expression's value per team; None where not eligible."""
+        score = self.score.fn
+        out: list[int | None] = []
+        for team, pile in enumerate(piles):
+            env = AwardEnv(pile, team, deal)
+            out.append(None if self.eligible_fn is not None and not self.eligible_fn(env) else int(score(env)))
+        return out
+
     def phrase(self, page: Page) -> str:
-        return page.msg("award.score", name=self.name, side=page.side_word(), value=page.words.number(self.score))
+        return page.side_msg("award.score", name=page.name(self.name), value=page.words.number(self.score))

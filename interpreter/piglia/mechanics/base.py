@@ -115,6 +115,19 @@ class Page(Protocol):
         """player, team or side: who scores, in this variant."""
         ...
 
+    def side_msg(self, key: str, **fields: Any) -> str:
+        """``key.player``, ``key.team`` or ``key.mixed``: a sentence about who scores, written whole for each kind
+        of side so that each language inflects the word as it must (built-in messages are written so)."""
+        ...
+
+    def name(self, ident: str) -> str:
+        """One of the rule file's names (a suit, a bonus, an award...) in the page's language."""
+        ...
+
+    def reason(self, key: str, written: str) -> str:
+        """A reason the rule file gives (``redeal``, ``instant_win``) in the page's language, else as written."""
+        ...
+
     def points(self, value: Quantity) -> str:
         """A number of points in words (a whole number, or an expression phrased)."""
         ...
@@ -129,7 +142,7 @@ class Mechanic:
     properties: ClassVar[Mapping[str, Any]] = {}  # JSON Schema of its own keys
     required: ClassVar[tuple[str, ...]] = ()
     defaults: ClassVar[Mapping[str, Any]] = {}  # the value of each optional key not written
-    messages: ClassVar[tuple[str, ...]] = ()  # the catalog keys its phrasing uses
+    messages: ClassVar[tuple[str, ...]] = ()  # the catalog keys its phrasing uses ("k.*": k.player, k.team, k.mixed)
     # A plugin's own words, by language then key, for keys the installed catalogs lack (built-ins have none:
     # their words are in piglia/locales/*.json). English is the fallback for a language it does not cover.
     texts: ClassVar[Mapping[str, Mapping[str, str]]] = {}

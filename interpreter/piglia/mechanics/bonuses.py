@@ -35,7 +35,7 @@ class BonusTrigger(Mechanic):
         """The bonus in words."""
         return page.msg(
             f"bonus.{self.key}",
-            name=self.name,
+            name=page.name(self.name),
             points=page.points(self.points),
             cond=page.words.condition(self.when),
         )

@@ -59,14 +59,14 @@ class TargetEnd(MatchEnd):
             "(checked only after a deal; ties play on).",
         }
     }
-    messages = ("match.target", "match.short_target", "objective.target")
+    messages = ("match.target.*", "match.short_target", "objective.target.*")
 
     def after_deal(self, totals: Sequence[int], deals_played: int) -> Decision | None:
         best, leaders = _leaders(totals)
         return (True, leaders[0]) if best >= self.value and len(leaders) == 1 else None
 
     def lines(self, page: Page, match: MatchRules) -> list[str]:
-        return [page.msg("match.target", target=self.value, side=page.side_word())]
+        return [page.side_msg("match.target", target=self.value)]
 
 
 @register_mechanic
@@ -122,7 +122,7 @@ class InstantWin(MatchEnd):
         }
     }
     defaults: ClassVar[Mapping[str, Any]] = {"reason": "instant win"}
-    messages = ("match.instant_win", "deal.reason")
+    messages = ("match.instant_win.*", "deal.reason")
 
     def __init__(self, b: BuildContext, value: Any) -> None:
         super().__init__(b, value)
@@ -132,9 +132,9 @@ class InstantWin(MatchEnd):
         self.reason_written = "reason" in value  # the rules page quotes a reason only when the author wrote one
 
     def lines(self, page: Page, match: MatchRules) -> list[str]:
-        text = page.msg("match.instant_win", side=page.side_word(), cond=page.words.condition(self.when))
+        text = page.side_msg("match.instant_win", cond=page.words.condition(self.when))
         if self.reason_written:
-            text += " " + page.msg("deal.reason", reason=self.reason)
+            text += " " + page.msg("deal.reason", reason=page.reason("instant_win", self.reason))
         return [text]
 
 
@@ -188,8 +188,8 @@ def match_short(match: MatchRules, page: Page) -> str:
 def match_objective(match: MatchRules, page: Page) -> str:
     """The objective's line on how the match is won."""
     if match.target is not None:
-        return page.msg("objective.target", target=match.target, side=page.side_word())
-    return page.msg("objective.deals", side=page.side_word())
+        return page.side_msg("objective.target", target=match.target)
+    return page.side_msg("objective.deals")
 
 
 def match_lines(match: MatchRules, page: Page) -> list[str]:

@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from math import comb
 
+from piglia.chance import Phase
 from piglia.moves import Move
 from piglia.players.knowledge import card_weights, determinize, game_of, team_score
 from piglia.state import RawMove, SeatView, State
@@ -41,7 +42,7 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     before = list(state.deal_points)
     after = state.clone()
     after.push_raw(raw)
-    if after.needs_deal or after.over:  # the deal ended: its points are known exactly
+    if after.phase in (Phase.DEAL, Phase.END):  # the deal ended: its points are known exactly
         return team_score(after.deal_points, team) - team_score(before, team), after
     gained = [after.deal_points[t] - before[t] for t in range(game.num_teams)]
     value = team_score(gained, team)
@@ -56,7 +57,7 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
 def best_reply(after: State, unseen: Sequence[int], weights: Sequence[float], team: int) -> float:
     """The expected value to ``team`` of the next player's best immediate capture (negative for an opponent)."""
     game = after.game
-    if after.needs_deal or after.over:
+    if after.phase in (Phase.DEAL, Phase.END):
         return 0.0
     seat = after.to_move
     hand = len(after.hands[seat])  # the caller has refilled the hands if they were empty
@@ -82,8 +83,8 @@ def move_value(state: State, raw: RawMove, unseen: Sequence[int], weights: Seque
     """The greedy value of ``raw`` for the seat to move in ``state`` (a determinization of its view)."""
     team = state.game.players.team_of[state.to_move]
     value, after = immediate(state, raw, weights)
-    if after.needs_refill:
-        after.refill()
+    if after.phase is Phase.REFILL:
+        after.push_chance(after.chance_outcome())
     return value + best_reply(after, unseen, weights, team)
 
 

@@ -21,6 +21,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from piglia.chance import Phase
 from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
@@ -34,6 +35,7 @@ DEFAULT_SECONDS = 0.45  # no iteration starts after this: with the last one, a m
 DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.8  # share of playout moves that take the most valuable capture; the rest are random
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
+_DEAL_OR_END = (Phase.DEAL, Phase.END)  # the deal is over: the search stops there
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 
 
@@ -133,9 +135,9 @@ class IsmctsPlayer:
         path = [root]
         node = root
         # selection and expansion (down to ``tree`` plies, when limited)
-        while not (state.needs_deal or state.over) and (self.tree <= 0 or len(path) <= self.tree):
-            if state.needs_refill:
-                state.refill()
+        while state.phase not in _DEAL_OR_END and (self.tree <= 0 or len(path) <= self.tree):
+            if state.phase is Phase.REFILL:
+                state.push_chance(state.chance_outcome())
             legal = state.raw_moves()
             if node is root and candidates is not None:
                 legal = [m for m in legal if m in candidates]
@@ -165,9 +167,9 @@ class IsmctsPlayer:
             path.append(node)
         # playout
         plies = 0
-        while plies < self.depth and not (state.needs_deal or state.over):
-            if state.needs_refill:
-                state.refill()
+        while plies < self.depth and state.phase not in _DEAL_OR_END:
+            if state.phase is Phase.REFILL:
+                state.push_chance(state.chance_outcome())
             state.push_raw(self._playout_move(state, state.raw_moves(), weights))
             plies += 1
         points = self._evaluate(state, weights)
@@ -196,7 +198,7 @@ class IsmctsPlayer:
     def _evaluate(state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus its pile's weighted cards while the deal is still going."""
         points = [float(p) for p in state.deal_points]
-        if not (state.needs_deal or state.over):
+        if state.phase not in _DEAL_OR_END:
             for t, pile in enumerate(state.piles):
                 points[t] += sum(weights[c] for c in pile)
         return points

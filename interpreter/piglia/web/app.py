@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from piglia.errors import PigliaError, SpecError
 from piglia.locales import languages, load_catalog
+from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
 from piglia.variant import Variant
 from piglia.web.sessions import AI_PLAYERS, GameSession, GameStore, MoveRefused, NotYourTurn
@@ -79,7 +80,7 @@ def game_json(session: GameSession, since: int = 0) -> dict[str, Any]:
     seat = session.seat
     view = state.view(seat)
     team_of = game.players.team_of
-    events = state.events or []
+    events = [e.to_json() for e in state.events or []]  # the record's JSON objects (events are typed values)
     public = [p for p in (public_event(e) for e in events) if p is not None]
     finished = state.is_terminal()
     my_team = team_of[seat]
@@ -303,7 +304,7 @@ def create_app(store: GameStore | None = None) -> Starlette:
             if not session.state.is_terminal():
                 # the record holds every hand and the seed: nobody sees it while the match is being played
                 raise ApiError(409, "the record is available when the match is over")
-            lines = [json.dumps(e, separators=(",", ":"), ensure_ascii=False) for e in session.state.events or []]
+            lines = [dump_event(e) for e in session.state.events or []]
             seed = session.state.seed
         name = f"piglia-{session.variant.name}-{seed}.jsonl"
         return Response(
