@@ -14,7 +14,8 @@ from rich.table import Table
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
 from piglia.errors import PigliaError
 from piglia.moves import Move
-from piglia.players import Player, make_player
+from piglia.players import Player, coach, make_player
+from piglia.players.coach import Advice
 from piglia.record import dump_event
 from piglia.state import Event, Game, State
 
@@ -44,8 +45,12 @@ def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, I
 class Session:
     """One match between a person at ``seat`` and AI players, shown on ``out`` and recorded to ``record``."""
 
-    def __init__(self, state: State, seat: int, players: dict[int, Player], out: Console, record: IO[str]):
+    def __init__(
+        self, state: State, seat: int, players: dict[int, Player], out: Console, record: IO[str], coach: bool = False
+    ):
         self.state = state
+        self.coach = coach  # advice before every turn of the person, and a review after every deal
+        self.turns: list[tuple[int, list[Advice], Move]] = []  # the person's advised turns, for the review
         self.game: Game = state.game
         self.seat = seat
         self.players = players
@@ -111,6 +116,7 @@ class Session:
             points = ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(e["points"]))
             totals = ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(e["totals"]))
             out.print(f"Points this deal: {points}\nMatch score: {totals}")
+            self.show_review(e["deal"])
         elif kind == "match_end":
             winner = e["winner"]
             if winner is None:
@@ -133,24 +139,64 @@ class Session:
         self.out.print(f"Table: {', '.join(cards[c].name for c in s.table) or '(empty)'}")
         self.out.print(f"Your hand: {', '.join(cards[c].name for c in s.hands[self.seat])}")
 
+    # -- the coach ------------------------------------------------------------------------------------------
+
+    def show_advice(self, moves: list[Move]) -> list[Advice]:
+        """The coach's estimate of every move, best first (see :mod:`piglia.players.coach`)."""
+        advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
+        table = Table("move", "points this deal", "one ply", "bonus risk", title="Coach", title_justify="left")
+        for a in advice:
+            table.add_row(
+                f"{moves.index(a.move) + 1}) {a.move.describe()}",
+                f"{a.value:+.2f}",
+                f"{a.greedy:+.2f}",
+                f"{a.risk:.0%}",
+            )
+        self.out.print(table)
+        self.out.print(f"Best: {advice[0].move.describe()}: {escape(advice[0].why)}")
+        return advice
+
+    def show_review(self, deal: int) -> None:
+        mistakes = coach.review([t for t in self.turns if t[0] == deal])
+        if not any(t[0] == deal for t in self.turns):
+            return
+        if not mistakes:
+            self.out.print("Coach: no move of yours this deal lost anything worth mentioning.")
+        for m in mistakes:
+            self.out.print(
+                f"Coach: {m.played.move.describe()} lost {m.loss:.2f} points against {m.best.move.describe()}."
+            )
+
     def ask(self, moves: list[Move]) -> Move | None:
         """The person's choice, asked until it is a valid one; None to stop."""
         self.out.print("Your moves:")
         for i, m in enumerate(moves, 1):
             self.out.print(f"  {i}) {m.describe()}")
+        advice = self.show_advice(moves) if self.coach and len(moves) > 1 else None
         while True:
-            answer = input(f"Your move [1-{len(moves)}, q to quit]: ").strip()
+            answer = input(f"Your move [1-{len(moves)}, ? for the coach, q to quit]: ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
-                return moves[int(answer) - 1]
-            try:
-                move = Move.parse(answer, self.game.variant.deck)
-            except PigliaError:
-                move = None
-            if move in moves:
-                return move
-            self.out.print(f"Please answer with a number from 1 to {len(moves)} (or q to quit).")
+            if answer == "?":
+                advice = self.show_advice(moves)
+                continue
+            chosen = self.read_move(answer, moves)
+            if chosen is None:
+                self.out.print(f"Please answer with a number from 1 to {len(moves)} (or ? for the coach, q to quit).")
+                continue
+            if advice is not None:
+                self.turns.append((self.state.deal_no, advice, chosen))
+            return chosen
+
+    def read_move(self, answer: str, moves: list[Move]) -> Move | None:
+        """The move an answer names (its number or its notation), or None."""
+        if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            return moves[int(answer) - 1]
+        try:
+            move = Move.parse(answer, self.game.variant.deck)
+        except PigliaError:
+            return None
+        return move if move in moves else None
 
     def run(self) -> bool:
         """Play to the end of the match; False if the person stopped early."""
@@ -184,7 +230,7 @@ def run(args: argparse.Namespace) -> int:
     if not out.is_terminal:
         out.width = 120  # plain text to a file or a pipe: wide enough that the tables do not fold
     out.print(f"[bold]{escape(variant.title)}[/], {game.num_players} players, seed {seed}; recording to {path}")
-    session = Session(game.new_match(seed), args.seat, players, out, record)
+    session = Session(game.new_match(seed), args.seat, players, out, record, coach=args.coach)
     finished = False
     try:
         finished = session.run()
@@ -207,7 +253,8 @@ def register(sub: Any) -> None:
         help="play a variant in the terminal against AI players",
         description="Play one match against AI players: you at --seat, the other seats (your partner too, "
         "in partnership games) played by --opponents. Answer with the number of a move (or its notation, "
-        "e.g. '7d x 3c+4s'); q, end of input or Ctrl-C stops and keeps the record so far. The match is "
+        "e.g. '7d x 3c+4s'), or ? for the coach's view of every move; q, end of input or Ctrl-C stops "
+        "and keeps the record so far. The match is "
         "recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the current directory.",
         epilog="examples:\n  piglia play my-game.yaml\n  piglia play my-game.yaml --opponents greedy --seed 7\n"
         "  piglia play my-game.yaml --players 4 --seat 0",
@@ -221,4 +268,10 @@ def register(sub: Any) -> None:
     )
     s.add_argument("--seed", type=int, help="the match's seed (default: a random one, shown at the start)")
     s.add_argument("--record", metavar="FILE", help="record the match to FILE (default: a new file here)")
+    s.add_argument(
+        "--coach",
+        action="store_true",
+        help="before each of your moves, the AI's estimate of every move (also on request: answer ?), "
+        "and after each deal the moves where you lost most",
+    )
     s.set_defaults(run=run)
