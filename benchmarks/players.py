@@ -2,9 +2,14 @@
 
     .venv/bin/python benchmarks/players.py VARIANT [--matches 400] [--workers 2] [--seed 1] [--seats N]
         [--pairs greedy,random ismcts:iterations=200:seconds=0,greedy] [--out benchmarks/results]
+        [--timing M]
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
-JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed.
+JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
+per deal difference (A minus B) and its 95% interval over the duplicate pairs.
+
+With ``--timing M`` it plays M matches of each pair in this process instead and prints A's time per decision
+(mean and slowest, decisions with a single legal move left out): run it while the machine does nothing else.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import time
 from pathlib import Path
 
 import piglia
+from piglia.players import make_player
+from piglia.state import Game
 from piglia.tournament import tournament
 
 DEFAULT_PAIRS = ["greedy,random", "ismcts:iterations=200:seconds=0,greedy"]
@@ -30,12 +37,20 @@ def main() -> None:
     p.add_argument("--seats", type=int)
     p.add_argument("--pairs", nargs="+", default=DEFAULT_PAIRS)
     p.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
     args = p.parse_args()
     variant = piglia.load_variant(args.variant)
+    if args.timing:
+        for pair in args.pairs:
+            timing(variant, pair.split(","), args.timing, args.seed, args.seats)
+        return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    print("| variant | A | B | matches | A win rate | 95% CI | A pts/deal | B pts/deal | seconds |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| variant | A | B | matches | A win rate | 95% CI | A pts/deal | B pts/deal | A - B pts/deal (95% CI) "
+        "| seconds |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for pair in args.pairs:
         a, b = pair.split(",")
         start = time.perf_counter()
@@ -48,11 +63,40 @@ def main() -> None:
         (out / f"players-{slug}.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         pa, pb = data["players"]
         low, high = pa["ci95"]
+        diff = data["points_per_deal_difference"]
+        dlow, dhigh = diff["ci95"]
         print(
             f"| {variant.name} | {a} | {b} | {data['matches']} | {pa['win_rate']:.1%} | {low:.1%} - {high:.1%} "
-            f"| {pa['points_per_deal']:.2f} | {pb['points_per_deal']:.2f} | {data['seconds']} |",
+            f"| {pa['points_per_deal']:.2f} | {pb['points_per_deal']:.2f} "
+            f"| {diff['value']:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) | {data['seconds']} |",
             flush=True,
         )
+
+
+def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:
+    """Play ``matches`` matches A against B in this process and print A's time per decision."""
+    game = Game(variant, seats)
+    times: list[float] = []
+    for k in range(matches):
+        state = game.new_match(seed * 1000 + k, log=False)
+        players = [make_player(pair[(s + k) % 2], k * 16 + s) for s in range(game.num_players)]
+        while not state.over:
+            seat = state.to_move
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                state.push(moves[0])
+                continue
+            start = time.perf_counter()
+            move = players[seat].choose(state.view(seat), moves)
+            if pair[(seat + k) % 2] == pair[0]:
+                times.append(time.perf_counter() - start)
+            state.push(move)
+    mean = sum(times) / max(len(times), 1)
+    print(
+        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average, "
+        f"slowest {max(times, default=0) * 1000:.0f} ms",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
