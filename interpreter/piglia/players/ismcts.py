@@ -48,7 +48,7 @@ DEFAULT_DEPTH = 8
 GREEDY_PLAYOUT = 0.9  # share of playout moves chosen by the policy; the rest are random
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
-DEFAULT_PRIOR = 10  # virtual visits given to greedy's value of each root move
+DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
@@ -116,8 +116,10 @@ class IsmctsPlayer:
         endgame: int = DEFAULT_ENDGAME,
         samples: int = DEFAULT_SAMPLES,
         risk: int = DEFAULT_RISK,
+        paired: int = 1,
     ) -> None:
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
+        self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
         self.iterations = iterations
         self.seconds = seconds
         self.depth = depth
@@ -129,6 +131,7 @@ class IsmctsPlayer:
         self.endgame = endgame
         self.samples = samples
         self.risk = risk
+        self.paired = bool(paired)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
@@ -142,7 +145,7 @@ class IsmctsPlayer:
         raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
         values = self.evaluate(view, raw)
         root = self.last_root
-        if root is None:  # solved exactly: the best value
+        if root is None or (self.tree == 1 and self.paired):  # solved exactly, or paired samples: the best value
             best = max(range(len(moves)), key=lambda i: (values.get(raw[i], -math.inf), -i))
         else:  # searched: the most visited, the value breaking ties
             visits = {m: n.visits for m, n in root.children.items()}
@@ -182,6 +185,9 @@ class IsmctsPlayer:
                         root.children[m] = child
         self._threats = {}
         done = 0
+        if self.tree == 1 and self.paired:
+            self._paired(view, raw, root, weights, candidates, deadline)
+            done = self.last_iterations
         while done < self.iterations and time.perf_counter() < deadline:
             self._iterate(determinize(view, self.rng), root, weights, c, candidates)
             done += 1
@@ -205,6 +211,44 @@ class IsmctsPlayer:
         self.last_iterations = samples
         self.last_root = None
         return {m: v / samples for m, v in totals.items()}
+
+    def _paired(
+        self,
+        view: SeatView,
+        raw: Sequence[RawMove],
+        root: Node,
+        weights: Sequence[float],
+        candidates: set[RawMove] | None,
+        deadline: float,
+    ) -> None:
+        """Root sampling with common random numbers: each deal of the hidden cards is played out after every
+        root move, with the same random choices in the playouts, so that the moves are compared on the same
+        luck (the differences between them are much less noisy than their values)."""
+        moves = [m for m in raw if candidates is None or m in candidates]
+        team = view.team
+        for m in moves:
+            root.children.setdefault(m, Node(team))
+        done = 0
+        while done < self.iterations and time.perf_counter() < deadline:
+            state = determinize(view, self.rng)
+            base = self._evaluate(state, weights)
+            seed = self.rng.getrandbits(32)
+            for m in moves[: self.iterations - done]:
+                self.prng = random.Random(seed)
+                after = state.clone()
+                play(after, m)
+                plies = 0
+                while plies < self.depth and not deal_over(after):
+                    play(after, self._playout_move(after, after.raw_moves(), weights, plies < self.risk))
+                    plies += 1
+                points = self._evaluate(after, weights)
+                node = root.children[m]
+                node.visits += 1
+                node.available += 1
+                node.reward += team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                done += 1
+        self.prng = self.rng
+        self.last_iterations = done
 
     # -- one iteration -----------------------------------------------------------------------------------------
 
@@ -260,8 +304,8 @@ class IsmctsPlayer:
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
         if len(legal) == 1:
             return legal[0]
-        if self.rng.random() >= GREEDY_PLAYOUT:
-            return legal[self.rng.randrange(len(legal))]
+        if self.prng.random() >= GREEDY_PLAYOUT:
+            return legal[self.prng.randrange(len(legal))]
         bonus = state.bonus_points if self.bonuses else None
         hand = self._threat_hand(state) if risk else []
 
@@ -287,7 +331,7 @@ class IsmctsPlayer:
         pool = [c for s, h in enumerate(state.hands) if s != mover for c in h]
         pool += state.stock
         size = min(size, THREAT_HAND, len(pool))
-        return self.rng.sample(pool, size)
+        return self.prng.sample(pool, size)
 
     def _threat(self, state: State, m: RawMove, hand: list[int], weights: Sequence[float]) -> float:
         """The best capture, bonuses included, that ``hand`` would make after ``m`` (negative for a partner)."""
