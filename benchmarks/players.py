@@ -23,7 +23,8 @@ from pathlib import Path
 import piglia
 from piglia.players import make_player
 from piglia.state import Game
-from piglia.tournament import tournament
+from piglia.stats import wilson
+from piglia.tournament import pair_interval, tournament
 
 DEFAULT_PAIRS = ["greedy,random", "ismcts:iterations=200:seconds=0,greedy"]
 
@@ -38,7 +39,11 @@ def main() -> None:
     p.add_argument("--pairs", nargs="+", default=DEFAULT_PAIRS)
     p.add_argument("--out", default=str(Path(__file__).parent / "results"))
     p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
+    p.add_argument("--combine", nargs="+", metavar="JSON", help="pool runs of the same pair (other seeds) into one row")
     args = p.parse_args()
+    if args.combine:
+        combine(args.combine)
+        return
     variant = piglia.load_variant(args.variant)
     if args.timing:
         for pair in args.pairs:
@@ -59,7 +64,8 @@ def main() -> None:
         )
         data = result.as_dict()
         data["seconds"] = round(time.perf_counter() - start, 1)
-        slug = re.sub(r"[^A-Za-z0-9=.]+", "_", f"{variant.name}-{a}-vs-{b}")
+        data["pairs"] = result.pairs  # per duplicate pair: A's points minus B's, deals (for --combine)
+        slug = re.sub(r"[^A-Za-z0-9=.]+", "_", f"{variant.name}-{a}-vs-{b}-seed{args.seed}-{args.matches}")
         (out / f"players-{slug}.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         pa, pb = data["players"]
         low, high = pa["ci95"]
@@ -71,6 +77,28 @@ def main() -> None:
             f"| {diff['value']:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) | {data['seconds']} |",
             flush=True,
         )
+
+
+def combine(files: list[str]) -> None:
+    """One row from several runs of the same pair on different seeds: wins, draws and pairs pooled."""
+    runs = [json.loads(Path(f).read_text(encoding="utf-8")) for f in files]
+    pa = [r["players"][0] for r in runs]
+    pb = [r["players"][1] for r in runs]
+    matches = sum(r["matches"] for r in runs)
+    deals = sum(r["deals"] for r in runs)
+    score = sum(p["wins"] + p["draws"] / 2 for p in pa)
+    low, high = wilson(score, matches)
+    pairs = [(int(x), int(d)) for r in runs for x, d in r["pairs"]]
+    value, dlow, dhigh = pair_interval(pairs)
+    a_pts = sum(p["points_per_deal"] * r["deals"] for p, r in zip(pa, runs, strict=True)) / deals
+    b_pts = sum(p["points_per_deal"] * r["deals"] for p, r in zip(pb, runs, strict=True)) / deals
+    seeds = ",".join(str(r["seed"]) for r in runs)
+    print(
+        f"| {runs[0]['variant']} | {pa[0]['name']} | {pb[0]['name']} | {matches} (seeds {seeds}) "
+        f"| {score / matches:.1%} "
+        f"| {low:.1%} - {high:.1%} | {a_pts:.2f} | {b_pts:.2f} | {value:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) "
+        f"| {sum(r['seconds'] for r in runs):.0f} |"
+    )
 
 
 def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:

@@ -51,6 +51,7 @@ DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout
 DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
+CONFIDENCE = 1.0  # standard errors by which the playouts must prefer a move to greedy's choice to play it
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
@@ -136,6 +137,8 @@ class IsmctsPlayer:
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
         self._threats: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._anchor: RawMove | None = None  # greedy's choice in the last search
+        self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
 
     # -- deciding ----------------------------------------------------------------------------------------------
 
@@ -147,10 +150,28 @@ class IsmctsPlayer:
         root = self.last_root
         if root is None or (self.tree == 1 and self.paired):  # solved exactly, or paired samples: the best value
             best = max(range(len(moves)), key=lambda i: (values.get(raw[i], -math.inf), -i))
+            anchor = self._anchor
+            if root is not None and anchor is not None and raw[best] != anchor and not self._confident(raw[best]):
+                best = raw.index(anchor)
         else:  # searched: the most visited, the value breaking ties
             visits = {m: n.visits for m, n in root.children.items()}
             best = max(range(len(moves)), key=lambda i: (visits.get(raw[i], -1), values.get(raw[i], -math.inf), -i))
         return moves[best]
+
+    def _confident(self, move: RawMove) -> bool:
+        """Whether the playouts prefer ``move`` to greedy's choice by more than CONFIDENCE standard errors of
+        their paired difference (the same sampled deals): the search overrides the one-ply judgement only
+        when it has seen enough, which it does more often the larger its budget."""
+        anchor = self._anchor
+        if anchor is None or move not in self._samples or anchor not in self._samples:
+            return True
+        diffs = [a - b for a, b in zip(self._samples[move], self._samples[anchor], strict=False)]
+        n = len(diffs)
+        if n < 2:
+            return True
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean > CONFIDENCE * math.sqrt(var / n)
 
     def evaluate(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
         """The search's value of each of the legal moves ``raw`` (as a gain in points for the seat's team over
@@ -168,10 +189,13 @@ class IsmctsPlayer:
         c = self.exploration * scale
         candidates: set[RawMove] | None = None
         root = Node(-1)
+        self._anchor = None
+        self._samples = {}
         if self.prior > 0 or 0 < self.width < len(raw):
             guess = determinize(view, self.rng)
             unseen = sorted(x.index for x in view.unseen)
             greedy = {m: move_value(guess, m, unseen, weights) for m in raw}
+            self._anchor = max(raw, key=lambda m: greedy[m])
             if 0 < self.width < len(raw):
                 # progressive pruning at the root: many-card hands give too many moves for the budget, so the
                 # search spends it on the moves the one-ply valuation ranks best
@@ -245,7 +269,9 @@ class IsmctsPlayer:
                 node = root.children[m]
                 node.visits += 1
                 node.available += 1
-                node.reward += team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                reward = team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                node.reward += reward
+                self._samples.setdefault(m, []).append(reward)
                 done += 1
         self.prng = self.rng
         self.last_iterations = done
