@@ -9,7 +9,8 @@ JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per ru
 per deal difference (A minus B) and its 95% interval over the duplicate pairs.
 
 With ``--timing M`` it plays M matches of each pair in this process instead and prints A's time per decision
-(mean and slowest, decisions with a single legal move left out): run it while the machine does nothing else.
+(mean and slowest, decisions with a single legal move left out) and B's in the same matches, so that the ratio
+holds whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, se
     """Play ``matches`` matches A against B in this process and print A's time per decision."""
     game = Game(variant, seats)
     times: list[float] = []
+    others: list[float] = []
     for k in range(matches):
         state = game.new_match(seed * 1000 + k, log=False)
         players = [make_player(pair[(s + k) % 2], k * 16 + s) for s in range(game.num_players)]
@@ -116,13 +118,14 @@ def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, se
                 continue
             start = time.perf_counter()
             move = players[seat].choose(state.view(seat), moves)
-            if pair[(seat + k) % 2] == pair[0]:
-                times.append(time.perf_counter() - start)
+            (times if pair[(seat + k) % 2] == pair[0] else others).append(time.perf_counter() - start)
             state.push(move)
     mean = sum(times) / max(len(times), 1)
+    other = sum(others) / max(len(others), 1)
     print(
         f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average, "
-        f"slowest {max(times, default=0) * 1000:.0f} ms",
+        f"slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same matches {other * 1000:.1f} ms "
+        f"(ratio {mean / max(other, 1e-9):.1f})",
         flush=True,
     )
 

@@ -51,7 +51,7 @@ DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout
 DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
-CONFIDENCE = 1.0  # standard errors by which the playouts must prefer a move to greedy's choice to play it
+DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a move to greedy's choice
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
@@ -118,6 +118,7 @@ class IsmctsPlayer:
         samples: int = DEFAULT_SAMPLES,
         risk: int = DEFAULT_RISK,
         paired: int = 1,
+        confidence: float = DEFAULT_CONFIDENCE,
     ) -> None:
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
@@ -133,6 +134,7 @@ class IsmctsPlayer:
         self.samples = samples
         self.risk = risk
         self.paired = bool(paired)
+        self.confidence = confidence
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
@@ -151,8 +153,8 @@ class IsmctsPlayer:
         if root is None or (self.tree == 1 and self.paired):  # solved exactly, or paired samples: the best value
             best = max(range(len(moves)), key=lambda i: (values.get(raw[i], -math.inf), -i))
             anchor = self._anchor
-            if root is not None and anchor is not None and raw[best] != anchor and not self._confident(raw[best]):
-                best = raw.index(anchor)
+            if self.confidence > 0 and root is not None and anchor is not None and raw[best] != anchor:
+                best = best if self._confident(raw[best]) else raw.index(anchor)
         else:  # searched: the most visited, the value breaking ties
             visits = {m: n.visits for m, n in root.children.items()}
             best = max(range(len(moves)), key=lambda i: (visits.get(raw[i], -1), values.get(raw[i], -math.inf), -i))
@@ -171,7 +173,7 @@ class IsmctsPlayer:
             return True
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return mean > CONFIDENCE * math.sqrt(var / n)
+        return mean > self.confidence * math.sqrt(var / n)
 
     def evaluate(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
         """The search's value of each of the legal moves ``raw`` (as a gain in points for the seat's team over
