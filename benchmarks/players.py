@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/players.py VARIANT [--matches 400] [--workers 2] [--seed 1] [--seats N]
         [--pairs greedy,random ismcts:iterations=200:seconds=0,greedy] [--out benchmarks/results]
         [--timing M]
+    .venv/bin/python benchmarks/players.py --combine RUN.json [RUN.json ...]
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
 JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
@@ -32,7 +33,7 @@ DEFAULT_PAIRS = ["greedy,random", "ismcts:iterations=200:seconds=0,greedy"]
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("variant")
+    p.add_argument("variant", nargs="?", help="a variant (not needed with --combine)")
     p.add_argument("--matches", type=int, default=400)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
@@ -45,6 +46,8 @@ def main() -> None:
     if args.combine:
         combine(args.combine)
         return
+    if args.variant is None:
+        p.error("give a variant (or --combine JSON files)")
     variant = piglia.load_variant(args.variant)
     if args.timing:
         for pair in args.pairs:
