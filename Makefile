@@ -4,18 +4,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 LINTED := interpreter tests $(wildcard benchmarks/*.py)
 
-.PHONY: run test lint typecheck pytest bench docs clean
+.PHONY: run test lint typecheck pytest bench docs schema clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --upgrade -c constraints-dev.txt pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,plot]'
+# The test tools are pinned (constraints-dev.txt) so that `make test` next month runs the same ruff and mypy.
+$(VENV)/.installed-dev: pyproject.toml constraints-dev.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot,rl,web]'
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary
@@ -38,6 +39,10 @@ pytest: $(VENV)/.installed-dev
 ## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
 docs: $(VENV)/.installed
 	$(BIN)/python -c "from piglia.rulespage import write_docs; write_docs('docs/variants')"
+
+## schema: regenerate grammar/variant.schema.json (variant.base.schema.json + the mechanics registry)
+schema: $(VENV)/.installed
+	$(BIN)/piglia schema -o grammar/variant.schema.json --force
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python benchmarks/run.py

@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 import tempfile
 import timeit
+from functools import partial
 from pathlib import Path
 
 import piglia
@@ -31,7 +32,7 @@ def main() -> None:
     cases.append(("scopa: 39 cards, played re (matches win)", scopa, played, [c for c in range(40) if c != played]))
     for label, variant, card, cards in cases:
         count = len(variant.capture.options(card, cards))
-        best = min(timeit.repeat(lambda v=variant, p=card, t=cards: v.capture.options(p, t), number=1, repeat=5))
+        best = min(timeit.repeat(partial(variant.capture.options, card, cards), number=1, repeat=5))
         print(f"{label:40s} {count:7d} captures  {best * 1000:8.1f} ms")
 
 

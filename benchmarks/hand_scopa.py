@@ -25,7 +25,7 @@ TARGET = 11
 def captures(card: int, table: list[int]) -> list[tuple[int, ...]]:
     """S2.2-S2.3: one card of equal value if any, else every group adding up to the card's value."""
     v = VALUE[card]
-    singles = [(t,) for t in sorted(table) if VALUE[t] == v]
+    singles: list[tuple[int, ...]] = [(t,) for t in sorted(table) if VALUE[t] == v]
     if singles:
         return singles
     cards = sorted(table, key=lambda c: (-VALUE[c], c))
@@ -82,7 +82,7 @@ def play_match(seed: int) -> tuple[list[int], int, int]:
             if sum(1 for c in table if VALUE[c] == RE) < 3:
                 break
             attempt += 1
-        hands = [[], []]
+        hands: list[list[int]] = [[], []]
         for i in range(6):  # S1.1: one at a time, from the non-dealer
             hands[(dealer + 1 + i) % 2].append(deck[i])
         hands = [sorted(h) for h in hands]

@@ -23,6 +23,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +36,10 @@ sys.path.insert(0, str(HERE))
 import hand_scopa  # noqa: E402
 import piglia  # noqa: E402
 from piglia.contexts import NO_PLAY, AwardEnv, BonusEnv  # noqa: E402
-from piglia.simulate import Summary, Watcher, _play_watched, match_seed  # noqa: E402
+from piglia.simulate import Summary, _play_watched, match_seed  # noqa: E402
 from piglia.spec import builtin_names  # noqa: E402
 from piglia.state import Game, State  # noqa: E402
+from piglia.stats import Watcher  # noqa: E402
 
 
 def machine() -> dict[str, Any]:
@@ -58,6 +60,16 @@ def machine() -> dict[str, Any]:
         "platform": platform.platform(),
         "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+
+
+def _repeat(fn: Callable[[], Any], n: int) -> Any:
+    """``fn()`` called ``n`` times; the last result."""
+    return [fn() for _ in range(n)][-1]
+
+
+def _each(fn: Callable[[Any], Any], items: list[Any]) -> list[Any]:
+    """``fn`` applied to every item."""
+    return [fn(x) for x in items]
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -96,7 +108,7 @@ def bench_variants(rounds: int, matches: int) -> list[dict[str, Any]]:
             game = Game(variant, players)
             samples = []
             for r in range(rounds):
-                seconds, deals = timed(lambda g=game, r=r: interpreter_deals(g, 1, r * matches, matches))
+                seconds, deals = timed(partial(interpreter_deals, game, 1, r * matches, matches))
                 samples.append(deals / seconds)
             rates.append({"players": players, "deals_per_second": statistics.median(samples)})
         out.append({"variant": name, "by_players": rates})
@@ -109,8 +121,8 @@ def bench_hand(rounds: int, matches: int) -> dict[str, Any]:
     for r in range(rounds):
         # The same matches for both (same seeds): equal work, move for move.
         first = r * matches
-        t_hand, d_hand = timed(lambda first=first: hand_deals(2, first, matches))
-        t_interp, d_interp = timed(lambda first=first: interpreter_deals(game, 2, first, matches))
+        t_hand, d_hand = timed(partial(hand_deals, 2, first, matches))
+        t_interp, d_interp = timed(partial(interpreter_deals, game, 2, first, matches))
         assert d_hand == d_interp, "the hand engine and the interpreter played different matches"
         interp.append(d_interp / t_interp)
         hand.append(d_hand / t_hand)
@@ -161,11 +173,9 @@ def bench_moves(rounds: int) -> list[dict[str, Any]]:
         interp, hand, public = [], [], []
         reps = 1 if len(table) > 20 else 2000
         for _ in range(rounds):
-            t_i, moves = timed(lambda s=state, n=reps: [s.raw_moves() for _ in range(n)][-1])
-            t_h, hand_moves = timed(
-                lambda h=hand_cards, t=table, n=reps: [hand_scopa.legal_moves(h, t) for _ in range(n)][-1]
-            )
-            t_p, _ = timed(lambda s=state, n=reps: [s.legal_moves() for _ in range(n)][-1])
+            t_i, moves = timed(partial(_repeat, state.raw_moves, reps))
+            t_h, hand_moves = timed(partial(_repeat, partial(hand_scopa.legal_moves, hand_cards, table), reps))
+            t_p, _ = timed(partial(_repeat, state.legal_moves, reps))
             interp.append(t_i / reps)
             hand.append(t_h / reps)
             public.append(t_p / reps)
@@ -210,8 +220,8 @@ def bench_dsl(rounds: int) -> list[dict[str, Any]]:
     award_envs = [AwardEnv(p, 0, 1) for p in piles]
     scopa = variant.bonuses[0].when
     awards = {a.name: a for a in variant.awards}
-    cards_most = awards["coins"]._inp.most[0]  # type: ignore[attr-defined]
-    primiera = awards["primiera"]._inp  # type: ignore[attr-defined]
+    cards_most = awards["coins"].most_fns[0]  # type: ignore[attr-defined]
+    primiera = awards["primiera"]
 
     def scopa_py(env: BonusEnv) -> bool:
         return not env.table_after and not env.last_play
@@ -237,14 +247,14 @@ def bench_dsl(rounds: int) -> list[dict[str, Any]]:
         (
             "award primiera (score)",
             "sum(max(primiera[c.rank] for c in pile where c.suit == s) for s in suits)",
-            primiera.most[0],
+            primiera.most_fns[0],  # type: ignore[attr-defined]
             primiera_py,
             award_envs,
         ),
         (
             "award primiera (eligible)",
             "all(any(c.suit == s for c in pile) for s in suits)",
-            primiera.eligible,
+            primiera.eligible_fn,  # type: ignore[attr-defined]
             eligible_py,
             award_envs,
         ),
@@ -255,8 +265,8 @@ def bench_dsl(rounds: int) -> list[dict[str, Any]]:
             assert dsl(env) == py(env), (label, env)
         t_dsl, t_py = [], []
         for _ in range(rounds):
-            a, _ = timed(lambda dsl=dsl, envs=envs: [dsl(e) for e in envs])
-            b, _ = timed(lambda py=py, envs=envs: [py(e) for e in envs])
+            a, _ = timed(partial(_each, dsl, envs))
+            b, _ = timed(partial(_each, py, envs))
             t_dsl.append(a / len(envs))
             t_py.append(b / len(envs))
         out.append(

@@ -1,14 +1,25 @@
-"""Shared helpers for the tests: positions and piles written with card ids."""
+"""Shared helpers for the tests, in one place: positions and piles written with card ids, rule files, records, and
+the ``piglia`` command run as a user runs it. Test modules import them (``from conftest import ...``)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import piglia
 from piglia.state import Game, State
 from piglia.variant import Variant
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="session")
@@ -56,6 +67,67 @@ def bonuses_of_last_play(state: State) -> dict[str, int]:
     return {b["name"]: b["points"] for b in plays[-1]["bonuses"]}
 
 
-def events_of(state: State, kind: str) -> list[dict[str, object]]:
-    """The logged events of one kind."""
-    return [e for e in state.events or [] if e["event"] == kind]
+def events_of(state: State, kind: str) -> list[dict[str, Any]]:
+    """The logged events of one kind, as their record JSON objects."""
+    return [e.to_json() for e in state.events or [] if e.event == kind]
+
+
+# -- rule files ---------------------------------------------------------------------------------------------
+
+
+def write_variant(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
+    """A rule file in ``tmp_path`` (``text`` dedented, so tests can indent it)."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+# -- records ------------------------------------------------------------------------------------------------
+
+
+def record_lines(variant: Variant, seed: int) -> list[str]:
+    """The record of one random match, as JSON lines."""
+    from piglia.record import write_events
+    from piglia.simulate import play_random_match
+
+    out = io.StringIO()
+    write_events(play_random_match(Game(variant), seed), out)
+    return out.getvalue().splitlines()
+
+
+def record_errors(lines: list[str], variant: Variant | None = None) -> list[tuple[int, str]]:
+    """What replaying the record finds wrong: (line, message) pairs."""
+    from piglia.record import verify_lines
+
+    _, errors = verify_lines(lines, "rec.jsonl", variant=variant)
+    return [(e.line, e.message) for e in errors]
+
+
+def edit_event(lines: list[str], i: int, change: Callable[[dict[str, Any]], Any]) -> list[str]:
+    """The record with event ``i`` changed in place by ``change``."""
+    event = json.loads(lines[i])
+    change(event)
+    return [*lines[:i], json.dumps(event), *lines[i + 1 :]]
+
+
+# -- the command --------------------------------------------------------------------------------------------
+
+
+def piglia_env() -> dict[str, str]:
+    """The environment for ``python -m piglia`` from this checkout (no debug tracebacks)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
+    env.pop("PIGLIA_DEBUG", None)
+    return env
+
+
+def run_piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``piglia ARGS`` in a subprocess, as a user runs it: its output and exit status."""
+    return subprocess.run(
+        [sys.executable, "-m", "piglia", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd or ROOT,
+        env=piglia_env(),
+        timeout=300,
+    )

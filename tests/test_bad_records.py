@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 import subprocess
 import sys
@@ -20,35 +19,23 @@ from typing import Any
 import pytest
 
 import piglia
-from piglia.record import verify_lines, write_events
-from piglia.simulate import play_random_match
+from conftest import edit_event as edit
+from conftest import piglia_env, record_lines
+from conftest import record_errors as errors_of
+from piglia.record import write_events
 from piglia.state import Game
 from piglia.variant import Variant
 
-ROOT = Path(__file__).resolve().parent.parent
 Edit = Callable[[list[str]], list[str]]
 
 
 @pytest.fixture(scope="module")
 def lines() -> list[str]:
-    out = io.StringIO()
-    write_events(play_random_match(Game(piglia.load_variant("scopa")), 7), out)
-    return out.getvalue().splitlines()
-
-
-def errors_of(lines: list[str], variant: Variant | None = None) -> list[tuple[int, str]]:
-    _, errors = verify_lines(lines, "rec.jsonl", variant=variant)
-    return [(e.line, e.message) for e in errors]
+    return record_lines(piglia.load_variant("scopa"), 7)
 
 
 def first(lines: list[str], kind: str) -> int:
     return next(i for i, line in enumerate(lines) if json.loads(line)["event"] == kind)
-
-
-def edit(lines: list[str], i: int, change: Callable[[dict[str, Any]], Any]) -> list[str]:
-    event = json.loads(lines[i])
-    change(event)
-    return [*lines[:i], json.dumps(event), *lines[i + 1 :]]
 
 
 def priority_record(variant: Variant) -> tuple[list[str], int, list[str]]:
@@ -125,7 +112,11 @@ def test_a_record_of_another_variant(lines: list[str], tmp_path: Path) -> None:
             lambda e: e.update(awards=["x"]),
             'awards: each entry is {"name": ..., "team": ..., "points": ...}',
         ),
-        ("header", lambda e: e.update(format="other/2"), "not a piglia-record/1 record (format 'other/2')"),
+        (
+            "header",
+            lambda e: e.update(format="other/2"),
+            "not a piglia-record/1 or piglia-record/2 record (format 'other/2')",
+        ),
         ("header", lambda e: e.update(players=3), "scopa is played by 2 players, not 3"),
     ],
 )
@@ -196,15 +187,13 @@ def test_piglia_replay_names_the_line_exits_1_and_never_shows_a_traceback(lines:
     assert json.loads(lines[first(lines, "deal_end") + 1])["event"] != "match_end"  # the early winner is early
     for name, (bad, _, _) in cases.items():
         (tmp_path / f"{name}.jsonl").write_text("\n".join(bad) + "\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
     for name, (_, line, start) in cases.items():
         result = subprocess.run(
             [sys.executable, "-m", "piglia", "replay", f"{name}.jsonl"],
             capture_output=True,
             text=True,
             cwd=tmp_path,
-            env=env,
+            env=piglia_env(),
             timeout=300,
         )
         assert result.returncode == 1, (name, result.stdout, result.stderr)

@@ -14,17 +14,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import piglia
+from conftest import ROOT
 from piglia.simulate import match_seed, play_random_match
 from piglia.state import Game
 from piglia.variant import Variant
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def brute_force_scopa(variant: Variant, played: int, table: list[int]) -> list[tuple[int, ...]]:
     """S2.2-S2.3 by enumeration: a single card of the same value if any, else every group adding up to it."""
     value = variant.deck.value_of
-    singles = sorted((c,) for c in table if value[c] == value[played])
+    singles: list[tuple[int, ...]] = sorted((c,) for c in table if value[c] == value[played])
     if singles:
         return singles
     groups = [

@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def piglia(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "piglia", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=300,
-    )
+from conftest import ROOT, run_piglia
 
 
 def test_validate_builtin_variants_ok() -> None:
     files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "variants").glob("*.yaml"))
-    result = piglia("validate", *files)
+    result = run_piglia("validate", *files)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == [f"{f}: ok" for f in files]
 
@@ -34,7 +18,7 @@ def test_validate_builtin_variants_ok() -> None:
 def test_validate_bad_file_one_line_exit_1(tmp_path: Path) -> None:
     bad = tmp_path / "x.yaml"
     bad.write_text("name: x\nextends: scopa\nawards:\n  coins: {points: 1, most: count(pile where suit == coin)}\n")
-    result = piglia("validate", str(bad), cwd=tmp_path)
+    result = run_piglia("validate", str(bad), cwd=tmp_path)
     assert result.returncode == 1
     # the column is that of `coin` inside the expression, inside the flow mapping
     assert result.stdout.splitlines() == ["x.yaml:4:53: awards.coins.most: unknown name 'coin' (did you mean 'coins'?)"]
@@ -42,7 +26,7 @@ def test_validate_bad_file_one_line_exit_1(tmp_path: Path) -> None:
 
 
 def test_simulate_json_and_record_then_replay(tmp_path: Path) -> None:
-    result = piglia(
+    result = run_piglia(
         "simulate", "scopa", "--matches", "20", "--seed", "3", "--json", "--record", "g.jsonl", cwd=tmp_path
     )
     assert result.returncode == 0, result.stderr
@@ -50,43 +34,43 @@ def test_simulate_json_and_record_then_replay(tmp_path: Path) -> None:
     assert data["matches"] == 20 and data["deals"] >= 20
     assert sum(t["wins"] for t in data["teams"]) + data["draws"] == 20
     assert {s["name"] for s in data["scoring"]} >= {"cards", "coins", "settebello", "primiera"}
-    replay = piglia("replay", "g.jsonl", cwd=tmp_path)
+    replay = run_piglia("replay", "g.jsonl", cwd=tmp_path)
     assert replay.returncode == 0 and replay.stdout.strip() == "g.jsonl: ok (20 records replayed)"
-    again = piglia("simulate", "scopa", "--matches", "2", "--record", "g.jsonl", cwd=tmp_path)
+    again = run_piglia("simulate", "scopa", "--matches", "2", "--record", "g.jsonl", cwd=tmp_path)
     assert again.returncode == 1 and "exists" in again.stderr  # never overwrite a user's file unasked
 
 
 def test_simulate_prints_summary() -> None:
-    result = piglia("simulate", "scopa", "--deals", "50", "--seed", "1")
+    result = run_piglia("simulate", "scopa", "--deals", "50", "--seed", "1")
     assert result.returncode == 0, result.stderr
     assert "deals" in result.stdout and "settebello" in result.stdout and "win rate" in result.stdout
 
 
 def test_replay_reports_tampering_at_line(tmp_path: Path) -> None:
-    assert piglia("simulate", "scopa", "--matches", "1", "--record", "g.jsonl", cwd=tmp_path).returncode == 0
+    assert run_piglia("simulate", "scopa", "--matches", "1", "--record", "g.jsonl", cwd=tmp_path).returncode == 0
     lines = (tmp_path / "g.jsonl").read_text().splitlines()
     i = next(i for i, line in enumerate(lines) if json.loads(line)["event"] == "deal_end")
     event = json.loads(lines[i])
     event["totals"] = [99, 99]
     lines[i] = json.dumps(event)
     (tmp_path / "g.jsonl").write_text("\n".join(lines) + "\n")
-    result = piglia("replay", "g.jsonl", cwd=tmp_path)
+    result = run_piglia("replay", "g.jsonl", cwd=tmp_path)
     assert result.returncode == 1
     assert result.stdout.splitlines()[0].startswith(f"g.jsonl:{i + 1}: totals [99, 99]")
     assert "Traceback" not in result.stdout + result.stderr
 
 
 def test_list_schema_help() -> None:
-    listing = piglia("list")
+    listing = run_piglia("list")
     assert listing.returncode == 0 and "scopa" in listing.stdout
-    schema = json.loads(piglia("schema").stdout)
+    schema = json.loads(run_piglia("schema").stdout)
     assert schema["$schema"].endswith("2020-12/schema")
     for command in ("validate", "simulate", "replay", "list", "schema"):
-        helped = piglia(command, "--help")
+        helped = run_piglia(command, "--help")
         assert helped.returncode == 0 and "example" in helped.stdout
 
 
 def test_unknown_variant_is_a_clear_error() -> None:
-    result = piglia("simulate", "scopaa", "--deals", "1")
+    result = run_piglia("simulate", "scopaa", "--deals", "1")
     assert result.returncode == 1
     assert "did you mean 'scopa'" in result.stderr and "Traceback" not in result.stderr

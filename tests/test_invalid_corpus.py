@@ -7,7 +7,6 @@ The first comment line of each file says what its mistake is.
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -15,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT, piglia_env
 from piglia.cli import main
 from piglia.spec import validate_file
 
-ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "invalid"
 FILES = sorted(CORPUS.glob("*.yaml"))
 LINE = re.compile(r"^(?P<file>[^:]+):(?P<line>\d+):(?P<col>\d+): (?:(?P<path>[\w.\[\]-]+): )?(?P<message>.+)$")
@@ -90,14 +89,12 @@ def test_validate_prints_the_expected_line_and_exits_1(
 
 def test_the_real_command_on_the_whole_corpus() -> None:
     # One subprocess for all files keeps this fast; validate checks each file on its own and prints its line.
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
     result = subprocess.run(
         [sys.executable, "-m", "piglia", "validate", *map(rel, FILES)],
         capture_output=True,
         text=True,
         cwd=ROOT,
-        env=env,
+        env=piglia_env(),
         timeout=300,
     )
     assert result.returncode == 1

@@ -11,6 +11,7 @@ import pytest
 
 import piglia
 from conftest import award_entries, bonuses_of_last_play, moves_of, play, position
+from conftest import write_variant as write
 from piglia.errors import SpecErrors
 from piglia.state import Game
 from piglia.variant import Variant
@@ -75,12 +76,6 @@ def test_instant_win_in_a_mixed_game(mixed: Variant) -> None:
     state = position(mixed, players=2, hands=[["7d", "Ab"], ["2b"]], table=["Fc"], piles=[coins, []], to_move=0)
     state = play(state, "7d x Fc")
     assert state.is_terminal() and state.winner == 0
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "v.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_alias_that_repeats_a_name_is_an_error(tmp_path: Path) -> None:

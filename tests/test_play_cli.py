@@ -3,52 +3,37 @@
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+import pytest
 
-
-def piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
-    env.pop("PIGLIA_DEBUG", None)
-    return subprocess.run(
-        [sys.executable, "-m", "piglia", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd or ROOT,
-        env=env,
-        timeout=300,
-    )
+from conftest import run_piglia
 
 
 def test_play_a_whole_scopa_match_answering_1(tmp_path: Path) -> None:
-    result = piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in out + result.stderr
     assert re.search(r"You (win|lose) the match \d+-\d+\.", out)
     assert "Your hand: " in out and "Table: " in out and "Match score: " in out
     assert re.search(r"^  1\) \S.* (takes|stays on the table)", out, re.M)
-    assert re.search(r"^Seat 1 \(opponent, greedy\): ", out, re.M)
+    assert re.search(r"^Opponent \(greedy\): ", out, re.M)
     for award in ("cards", "coins", "settebello", "primiera"):
-        assert re.search(rf"\b{award}\b.*\b(team [01]|nobody)\b", out)
+        assert re.search(rf"\b{award}\b.*\b(You|Opponent|nobody)\b", out)
     records = list(tmp_path.glob("piglia-scopa-11*.jsonl"))
     assert len(records) == 1
-    replay = piglia("replay", records[0].name, cwd=tmp_path)
+    replay = run_piglia("replay", records[0].name, cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
     # the same again never overwrites the first record
-    again = piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
+    again = run_piglia("play", "scopa", "--opponents", "random", "--seed", "11", stdin="q\n", cwd=tmp_path)
     assert again.returncode == 0 and len(list(tmp_path.glob("piglia-scopa-11*.jsonl"))) == 2
 
 
 def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
     # seed 3: the opening hand's 6 of cups can take 2 + 4, its 5 of swords asso + 4, its 7 of swords the 7
-    result = piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
+    result = run_piglia("play", "scopa", "--opponents", "random", "--seed", "3", stdin="q\n", cwd=tmp_path)
     out = result.stdout
     listed = re.findall(r"^  (\d+)\) (.*)$", out, re.M)
     hand = re.search(r"^Your hand: (.*)$", out, re.M)
@@ -63,7 +48,7 @@ def test_every_capture_alternative_is_listed(tmp_path: Path) -> None:
 
 
 def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> None:
-    result = piglia(
+    result = run_piglia(
         "play", "scopa", "--opponents", "random", "--seed", "5", "--record", "mine.jsonl",
         stdin="hello\n0\n99\n\n1\n", cwd=tmp_path,
     )  # fmt: skip
@@ -73,14 +58,14 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
     assert "Game stopped; the record so far is in mine.jsonl" in result.stdout
     events = [json.loads(line) for line in (tmp_path / "mine.jsonl").read_text().splitlines()]
     assert events[0]["event"] == "header" and any(e["event"] == "play" and e["player"] == 0 for e in events)
-    refused = piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
+    refused = run_piglia("play", "scopa", "--record", "mine.jsonl", stdin="q\n", cwd=tmp_path)
     assert refused.returncode == 1 and "exists" in refused.stderr
 
 
 def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     """B0.1: partners sit opposite (seats 0 and 2): the person plays seat 0, an AI the partner; B1.1 and B4.4:
     twelve cards each and one deal, played to the end."""
-    result = piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+    result = run_piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
     out = result.stdout
     assert result.returncode == 0, result.stderr
     assert re.search(r"^Seat 2 \(your partner, greedy\): ", out, re.M)
@@ -91,11 +76,11 @@ def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     for award in ("cards", "swords", "mata", "napula"):
         assert re.search(rf"^. {award} ", out, re.M)
     records = list(tmp_path.glob("piglia-cicera-2*.jsonl"))
-    assert len(records) == 1 and piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
+    assert len(records) == 1 and run_piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
 
 
 def test_tournament_json(tmp_path: Path) -> None:
-    result = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
+    result = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "4", "--seed", "1", "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     names = [p["name"] for p in data["players"]]
@@ -103,9 +88,9 @@ def test_tournament_json(tmp_path: Path) -> None:
     for p in data["players"]:
         assert {"name", "matches", "wins", "losses", "draws", "win_rate", "ci95"} <= set(p)
         assert p["matches"] == 4 and len(p["ci95"]) == 2
-    text = piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
+    text = run_piglia("tournament", "scopa", "--players", "greedy,random", "--matches", "2")
     assert text.returncode == 0 and "95% CI" in text.stdout and "settebello" in text.stdout
-    bad = piglia("tournament", "scopa", "--players", "greedy")
+    bad = run_piglia("tournament", "scopa", "--players", "greedy")
     assert bad.returncode == 1 and "two players" in bad.stderr
 
 
@@ -114,7 +99,7 @@ def test_coach_on_request_and_after_a_deal(tmp_path: Path) -> None:
     the 7 of swords taking the 7 of cups leaves 2 + 4 + asso = 7, which only the two unseen 7s sweep. Asked
     with ?, the coach lists every move with its estimate and says which is best and why; with --coach it
     also reviews the deal when it ends."""
-    asked = piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin="?\nq\n", cwd=tmp_path)
+    asked = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin="?\nq\n", cwd=tmp_path)
     out = asked.stdout
     assert asked.returncode == 0, asked.stderr
     assert re.search(r"Best: 7 of swords takes 7 of cups: .+\.", out)
@@ -122,8 +107,172 @@ def test_coach_on_request_and_after_a_deal(tmp_path: Path) -> None:
     assert sorted(int(r[0]) for r in rows) == [1, 2, 3]
     risk = {r[1]: int(r[4]) for r in rows}
     assert risk["6 of cups takes 2 of cups + 4 of swords"] > risk["7 of swords takes 7 of cups"] > 0
-    coached = piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", "--coach", stdin="1\n" * 18 + "q\n",
+    coached = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", "--coach", stdin="1\n" * 18 + "q\n",
                      cwd=tmp_path)  # fmt: skip
     assert coached.returncode == 0, coached.stderr
     assert "End of deal 1" in coached.stdout
     assert re.search(r"^Coach: (.+ lost \d\.\d\d points against .+\.|no move of yours)", coached.stdout, re.M)
+
+
+# -- what the page shows, in the terminal too (issue 13, item 4) ------------------------------------------------
+
+PRIMIERA = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "F": 10, "C": 10, "R": 10}  # S3.4
+
+
+def piles_of_each_deal(events: list[dict[str, object]]) -> list[list[list[str]]]:
+    """Per deal, each seat's captured cards, rebuilt from the record (two players: seat = team)."""
+    deals: list[list[list[str]]] = []
+    for e in events:
+        if e["event"] == "deal":
+            deals.append([[], []])
+        elif e["event"] == "play" and e["captured"]:
+            deals[-1][int(e["player"])] += [str(e["card"]), *map(str, e["captured"])]  # type: ignore[call-overload]
+        elif e["event"] == "deal_end" and e["leftover"]["team"] is not None:  # type: ignore[index]
+            deals[-1][e["leftover"]["team"]] += e["leftover"]["cards"]  # type: ignore[index]
+    return deals
+
+
+def primiera(pile: list[str]) -> int | None:
+    best: dict[str, int] = {}
+    for card in pile:
+        rank, suit = card[:-1], card[-1]
+        best[suit] = max(best.get(suit, 0), PRIMIERA[rank])
+    return sum(best.values()) if len(best) == 4 else None
+
+
+def test_S3_3_S3_4_score_sheet_shows_the_counts_behind_each_award(tmp_path: Path) -> None:
+    """The end-of-deal sheet gives, for each majority, both sides' counts (cards, coins, primiera), as counted
+    here from the record's captures by RULES.md S3.3 and S3.4, and the award goes to the larger count."""
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", "--record", "m.jsonl",
+                    stdin="1\n" * 2000, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in (tmp_path / "m.jsonl").read_text().splitlines()]
+    sheets = re.findall(r"^End of deal (\d+)\n(.*?)^Points this deal", result.stdout, re.M | re.S)
+    deals = piles_of_each_deal(events)
+    assert len(sheets) == len(deals) >= 2
+    for (_, sheet), piles in zip(sheets, deals, strict=True):
+        rows = {m[0]: m[1:] for m in re.findall(r"^. (\w+) +. ([\d–-]*) +. (\w+) +. (\d+) +.$", sheet, re.M)}
+        assert set(rows) == {"cards", "coins", "settebello", "primiera"}
+        mine, theirs = len(piles[0]), len(piles[1])
+        assert rows["cards"][0] == f"{mine}-{theirs}" and mine + theirs == 40  # S1.1: every card ends in a pile
+        coins = [sum(c.endswith("d") for c in p) for p in piles]
+        assert rows["coins"][0] == f"{coins[0]}-{coins[1]}"
+        prim = [primiera(p) for p in piles]
+        assert rows["primiera"][0] == "-".join("–" if v is None else str(v) for v in prim)
+        for award, (a, b) in (("cards", (mine, theirs)), ("coins", coins)):
+            winner = "You" if a > b else "Opponent" if b > a else "nobody"
+            assert rows[award][1] == winner, (award, rows[award])
+        assert rows["settebello"][0] == ""  # a card is held, nothing to count
+        assert rows["settebello"][1] == ("You" if "7d" in piles[0] else "Opponent")
+
+
+def test_S3_1_sweeps_and_bonuses_are_marked_before_choosing(tmp_path: Path) -> None:
+    """S3.1: a capture that takes every table card clears the table and, but on the deal's last play, scores a
+    scopa. Every listed move that clears the table says so, and only those; the scopa mark names the bonus."""
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "11", stdin="1\n" * 2000, cwd=tmp_path)
+    blocks = re.findall(r"^Table: (.*)\nYour hand: .*\nYour moves:\n((?:  \d+\) .*\n)+)", result.stdout, re.M)
+    assert blocks
+    marked = 0
+    for table_text, moves_text in blocks:
+        table = set(table_text.split(", ")) if table_text != "(empty)" else set()
+        for line in moves_text.splitlines():
+            text, _, mark = line.partition("  ★ ")
+            _, _, taken = text.partition(" takes ")
+            clears = bool(taken) and set(taken.split(" + ")) == table
+            assert ("clears the table" in mark) == clears, line
+            if "scopa +1" in mark:
+                assert clears
+                marked += 1
+    assert marked >= 1
+
+
+def test_B3_running_score_counts_this_deals_bonuses(tmp_path: Path) -> None:
+    """B3.1-B3.5: bonuses score at once. Before each of the person's turns the score includes every bonus shown
+    so far in the deal (here the opponents' picadas), not only after the deal ends."""
+    result = run_piglia("play", "cicera", "--opponents", "greedy", "--seed", "2", stdin="1\n" * 100, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    ours = theirs = 0
+    checked = 0
+    for line in result.stdout.splitlines():
+        play = re.match(r"^(You|Seat \d \((your partner|opponent), greedy\)): .*?((?:; \S+ \+\d+)*)$", line)
+        if play:
+            points = sum(int(p) for p in re.findall(r"\+(\d+)", play.group(3)))
+            if play.group(1) == "You" or play.group(2) == "your partner":
+                ours += points
+            else:
+                theirs += points
+        score = re.match(r"^Deal 1\. Score: Your team (\d+), Opponents (\d+)", line)
+        if score:
+            assert (int(score.group(1)), int(score.group(2))) == (ours, theirs), line
+            checked += 1
+            if theirs or ours:
+                assert f"(this deal so far: Your team {ours}, Opponents {theirs})" in line
+    assert checked == 12 and ours + theirs > 0
+
+
+def test_S2_3_S2_4_an_illegal_typed_move_gets_the_engines_reason(tmp_path: Path) -> None:
+    """Seed 3: the hand holds the 6 of cups, 5 and 7 of swords; the table the 2 of cups, 4 and asso of swords
+    and the 7 of cups. S2.4: the 7 of swords must capture; S2.3: it takes the 7 of cups, not a sum."""
+    answers = "7s\n7s x 2c\n5d\n7s x 3d\nq\n"
+    out = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin=answers, cwd=tmp_path).stdout
+    refusals = re.findall(r"Not allowed: (.*?)\. Please answer", out)
+    assert len(refusals) == 4, out
+    assert "must capture" in refusals[0] and "7c" in refusals[0]
+    assert "cannot take that; it can take 7c" in refusals[1]
+    assert "does not hold the 5 of coins" in refusals[2]
+    assert "3 of coins is not on the table" in refusals[3]
+    it = run_piglia(
+        "play", "scopa", "--opponents", "greedy", "--seed", "3", "--lang", "it", stdin=answers, cwd=tmp_path
+    )
+    reasons = re.findall(r"Non è consentito: (.*?)\. Rispondi", it.stdout)
+    assert reasons[0] == "7 di spade deve prendere (la presa è obbligatoria): 7 di coppe"
+    assert reasons[1] == "7 di spade non può prendere questo; può prendere 7 di coppe"
+    assert reasons[2] == "non hai in mano 5 di denari" and reasons[3] == "3 di denari non è sul tavolo"
+
+
+def test_two_players_are_you_and_opponent(tmp_path: Path) -> None:
+    out = run_piglia("play", "scopa", "--opponents", "random", "--seed", "5", stdin="1\n" * 30 + "q\n", cwd=tmp_path)
+    assert "team 0" not in out.stdout and "seats" not in out.stdout and "Seat " not in out.stdout
+    assert re.search(r"^Deal 1\. Score: You 0, Opponent 0$", out.stdout, re.M)
+    assert re.search(r"^Opponent \(random\): ", out.stdout, re.M)
+    assert re.search(r"^Piles: You \d+ cards?, Opponent \d+ cards?; stock: \d+ cards?\.$", out.stdout, re.M)
+
+
+# Words of each language written here from the source pages' vocabulary (not read from the catalogs): the
+# prompt's word for "your hand", the suit of coins (the Italian deck) and the word for "table".
+LANGUAGE_WORDS = {
+    "it": ("La tua mano: ", "denari", "Tavolo: "),
+    "fi": ("Kätesi: ", "kolikot", "Pöytä: "),
+    "hu": ("A kezed: ", "érmék", "Asztal: "),
+    "pt": ("Sua mão: ", "ouros", "Mesa: "),
+    "et": ("Sinu käsi: ", "mündid", "Laud: "),
+    "tr": ("Eliniz: ", "madeni para", "Masa: "),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGE_WORDS))
+def test_play_speaks_each_language(tmp_path: Path, lang: str) -> None:
+    hand, coins, table = LANGUAGE_WORDS[lang]
+    result = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "4", "--lang", lang,
+                    stdin="1\n" * 2000, cwd=tmp_path)  # fmt: skip
+    out = result.stdout
+    assert result.returncode == 0 and "Traceback" not in out + result.stderr
+    assert hand in out and table in out and coins in out
+    for english in ("Your hand", "Your move", " of coins", "Match score", " takes ", "stays on the table", "coins "):
+        assert english not in out, (lang, english)
+
+
+def test_play_refuses_an_unknown_language(tmp_path: Path) -> None:
+    result = run_piglia("play", "scopa", "--lang", "xx", stdin="q\n", cwd=tmp_path)
+    assert result.returncode != 0 and "invalid choice" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_play_says_once_what_the_rule_file_does_not_translate(tmp_path: Path) -> None:
+    """Cicera has no Finnish names for its bonuses and awards: the game says so at the start, once."""
+    out = run_piglia("play", "cicera", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
+                     cwd=tmp_path).stdout  # fmt: skip
+    notes = [line for line in out.splitlines() if line.startswith("Sääntötiedostossa ei ole")]
+    assert len(notes) == 1 and "picada" in notes[0] and "napula" in notes[0]
+    full = run_piglia("play", "scopa", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
+                      cwd=tmp_path).stdout  # fmt: skip
+    assert "Sääntötiedostossa" not in full

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 import piglia
+from piglia.chance import Phase
 from piglia.players import make_player
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -138,7 +139,7 @@ def test_cicera_does_not_feed_the_picada(name: str) -> None:
 
 def brute_force(state: State, team: int) -> float:
     """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's."""
-    if state.needs_deal or state.over:
+    if state.phase in (Phase.DEAL, Phase.END):
         return float(state.deal_points[team] - state.deal_points[1 - team])
     values = []
     for move in state.legal_moves():

@@ -47,7 +47,7 @@ def play_checked(game: Game, seed: int, choose: Callable[[list[Any]], Any]) -> l
         if not state.over:
             check_every_card_in_one_place(state)
     assert state.events is not None
-    return state.events
+    return [e.to_json() for e in state.events]
 
 
 def check_points_add_up(game: Game, events: list[dict[str, Any]]) -> None:

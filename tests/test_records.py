@@ -10,21 +10,12 @@ from typing import Any
 import pytest
 
 import piglia
-from piglia.record import verify_lines, write_events
-from piglia.simulate import match_seed, play_random_match, simulate
-from piglia.state import Game
+from conftest import edit_event as _edit
+from conftest import record_errors as errors_of
+from conftest import record_lines
+from piglia.record import verify_lines
+from piglia.simulate import match_seed, simulate
 from piglia.variant import Variant
-
-
-def record_lines(variant: Variant, seed: int) -> list[str]:
-    out = io.StringIO()
-    write_events(play_random_match(Game(variant), seed), out)
-    return out.getvalue().splitlines()
-
-
-def errors_of(lines: list[str]) -> list[tuple[int, str]]:
-    _, errors = verify_lines(lines, "rec.jsonl")
-    return [(e.line, e.message) for e in errors]
 
 
 def test_simulated_records_replay_clean(scopa: Variant) -> None:
@@ -38,7 +29,7 @@ def test_simulated_records_replay_clean(scopa: Variant) -> None:
 def test_record_follows_the_format(scopa: Variant) -> None:
     events = [json.loads(line) for line in record_lines(scopa, 1)]
     header = events[0]
-    assert header["event"] == "header" and header["format"] == "piglia-record/1"
+    assert header["event"] == "header" and header["format"] == "piglia-record/2"
     assert header["variant"] == "scopa" and header["players"] == 2 and header["teams"] == [[0], [1]]
     assert len(header["cards"]) == 40 and header["cards"]["7d"] == {"rank": "7", "suit": "coins"}
     assert len(header["spec_sha256"]) == 64
@@ -47,6 +38,11 @@ def test_record_follows_the_format(scopa: Variant) -> None:
     assert {"deal", "refill", "play", "deal_end", "match_end"} <= kinds
     end = next(e for e in events if e["event"] == "deal_end")
     assert {a["name"] for a in end["awards"]} == {"cards", "coins", "settebello", "primiera"}
+    plays = [e for e in events if e["event"] == "play"]
+    # version 2: a capture names its kind (S2.3: a single card of the same value, else a sum); a placement none
+    assert all(e["kind"] in ("match", "sum") for e in plays if e["captured"])
+    assert all("kind" not in e for e in plays if not e["captured"])
+    assert all(e["kind"] == "match" for e in plays if len(e["captured"]) == 1)
 
 
 def test_same_seed_same_record_byte_for_byte(scopa: Variant) -> None:
@@ -59,12 +55,6 @@ def _find(lines: list[str], pred: Any) -> int:
         if pred(json.loads(line)):
             return i
     raise AssertionError("no such event")
-
-
-def _edit(lines: list[str], i: int, change: Any) -> list[str]:
-    event = json.loads(lines[i])
-    change(event)
-    return [*lines[:i], json.dumps(event), *lines[i + 1 :]]
 
 
 @pytest.fixture(scope="module")

@@ -50,8 +50,8 @@ def test_B0_1_partners_sit_opposite(ci: Variant) -> None:
 def test_B1_1_all_52_cards_twelve_each_four_on_the_table(ci: Variant) -> None:
     assert len(ci.deck) == 52
     deal = events_of(Game(ci).new_match(seed=1), "deal")[0]
-    assert [len(h) for h in deal["hands"]] == [12, 12, 12, 12]  # type: ignore[union-attr]
-    assert len(deal["table"]) == 4 and deal["stock"] == 0  # type: ignore[arg-type]
+    assert [len(h) for h in deal["hands"]] == [12, 12, 12, 12]
+    assert len(deal["table"]) == 4 and deal["stock"] == 0
 
 
 def test_B1_2_random_dealer_right_hand_leads_counterclockwise(ci: Variant) -> None:

@@ -17,13 +17,12 @@ from pathlib import Path
 import pytest
 
 import piglia
+from conftest import ROOT
 from piglia.locales import languages, load_catalog
 from piglia.rulespage import find_example, render_html, render_markdown
 from piglia.spec import builtin_names, load_variant
 from piglia.state import Game
 from piglia.variant import Variant
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -366,3 +365,11 @@ def test_html_renders_in_headless_chromium(scopa: Variant, tmp_path: Path) -> No
     keep = ROOT / ".pytest_cache" / "rules-page-phone.png"
     keep.parent.mkdir(exist_ok=True)
     keep.write_bytes(data)  # for a person to look at
+
+
+def test_an_instant_win_is_on_the_page() -> None:
+    # BT.2: a team that captures all 13 swords wins the match at once; the match end phrases itself.
+    page = render_markdown(load_variant("cicera-traditional"))
+    end = page.split("## End of the match")[1].split("## ")[0]
+    assert "wins the match at once" in end
+    assert "the number of cards of suit swords in the pile is 13" in end

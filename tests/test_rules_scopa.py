@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -16,10 +17,10 @@ from piglia.state import Game
 from piglia.variant import Variant
 
 
-def simulated_events(variant: Variant, seeds: range) -> list[list[dict]]:
+def simulated_events(variant: Variant, seeds: range) -> list[list[dict[str, Any]]]:
     from piglia.simulate import play_random_match
 
-    return [play_random_match(Game(variant), s) for s in seeds]
+    return [[e.to_json() for e in play_random_match(Game(variant), s)] for s in seeds]
 
 
 # -- Objective -------------------------------------------------------------------------------------------

@@ -33,8 +33,8 @@ def test_G1_1_partners_put_their_captures_together(gr: Variant) -> None:
 
 def test_G1_4_three_each_four_on_the_table_with_four_players(gr: Variant) -> None:
     deal = events_of(Game(gr, 4).new_match(seed=4), "deal")[0]
-    assert [len(h) for h in deal["hands"]] == [3, 3, 3, 3]  # type: ignore[union-attr]
-    assert len(deal["table"]) == 4  # type: ignore[arg-type]
+    assert [len(h) for h in deal["hands"]] == [3, 3, 3, 3]
+    assert len(deal["table"]) == 4
     assert deal["stock"] == 40 - 12 - 4
 
 

@@ -27,8 +27,8 @@ def test_F1_four_players_partners_opposite_nine_each_four_on_table(sc: Variant) 
     game = Game(sc)
     assert game.num_players == 4 and game.players.teams == ((0, 2), (1, 3))
     deal = events_of(game.new_match(seed=3), "deal")[0]
-    assert [len(h) for h in deal["hands"]] == [9, 9, 9, 9]  # type: ignore[union-attr]
-    assert len(deal["table"]) == 4 and deal["stock"] == 0  # type: ignore[arg-type]
+    assert [len(h) for h in deal["hands"]] == [9, 9, 9, 9]
+    assert len(deal["table"]) == 4 and deal["stock"] == 0
     assert not sc.deal_rules().refill
 
 
@@ -56,7 +56,7 @@ def test_F1_match_to_11_ties_play_on(sc: Variant) -> None:
 
 def test_F2_ten_each_none_on_the_table(sci: Variant) -> None:
     deal = events_of(Game(sci).new_match(seed=3), "deal")[0]
-    assert [len(h) for h in deal["hands"]] == [10, 10, 10, 10]  # type: ignore[union-attr]
+    assert [len(h) for h in deal["hands"]] == [10, 10, 10, 10]
     assert deal["table"] == [] and deal["stock"] == 0
     state = Game(sci).new_match(seed=3)
     assert all(not m.captured for m in state.legal_moves())  # the first card can only be placed

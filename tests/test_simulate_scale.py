@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 
 import piglia
+from conftest import piglia_env
 from piglia.cli import main
 from piglia.simulate import Summary, simulate
 from piglia.spec import builtin_names
@@ -25,7 +25,6 @@ from piglia.state import Game
 from piglia.variant import Variant
 
 DATA = Path(__file__).parent / "data"
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _same(a: Summary, b: Summary) -> None:
@@ -154,12 +153,18 @@ def test_plot_writes_a_png_and_will_not_overwrite(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str) -> None:
+def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str, tmp_path: Path) -> None:
     """A real SIGINT to a run of ten million deals: it stops cleanly, prints the statistics, exits 130."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "interpreter")}
+    records = tmp_path / "records.jsonl"
     command = [sys.executable, "-m", "piglia", "simulate", "scopa", "--deals", "10000000", "--workers", workers]
-    proc = subprocess.Popen([*command, "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(4)
+    command += ["--record", str(records), "--json"]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=piglia_env())
+    # Interrupt once some deals are finished (their records reach the file), however slow the machine is.
+    deadline = time.monotonic() + 300
+    while not (records.exists() and records.stat().st_size > 0):
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline, "no deal finished in 300 s"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
 import piglia
+from conftest import write_variant as write
 from piglia.errors import SpecError, SpecErrors
 from piglia.spec import builtin_names, load_variant, validate_file
 
 BASE = Path(__file__).resolve().parent.parent / "variants" / "scopa.yaml"
-
-
-def write(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
-    path = tmp_path / name
-    path.write_text(textwrap.dedent(text).lstrip("\n"))
-    return path
 
 
 def one_error(path: Path) -> SpecError:
@@ -186,3 +180,57 @@ def test_yaml_aliases_cannot_blow_up(tmp_path: Path) -> None:
 def test_yaml_tags_construct_no_objects(tmp_path: Path) -> None:
     err = one_error(write(tmp_path, "name: !!python/object/apply:os.system [echo hi]\n"))
     assert "YAML" in err.message or "could not determine a constructor" in err.message
+
+
+def test_editing_the_parent_changes_the_child_loaded_again(tmp_path: Path) -> None:
+    """The variant cache keys on every file of the extends chain, not on the child alone."""
+    parent = write(tmp_path, f"name: parent\nextends: {BASE}\nmatch: {{target: 21}}\n", "parent.yaml")
+    child = write(tmp_path, "name: child\nextends: parent.yaml\n", "child.yaml")
+    assert load_variant(str(child)).match.target == 21
+    assert load_variant(str(child)) is load_variant(str(child))  # unchanged files: the cached variant
+    # Same size, and written at once: an mtime-and-size key could not see this edit.
+    parent.write_text(parent.read_text().replace("21", "31"))
+    assert load_variant(str(child)).match.target == 31
+    parent.write_text(parent.read_text().replace("match: {target: 31}", "match: {target: 0}"))
+    assert "must be at least 1" in one_error(child).message
+
+
+def test_misspelt_capture_kind_in_an_expression_is_an_error_at_the_string(tmp_path: Path) -> None:
+    """`kind != "aces"` where the kind is `ace` would be always true: an unknown name, located at the string."""
+    text = """
+        name: aces
+        extends: scopa
+        capture:
+          kinds:
+            ace: {type: all, played: card.rank == asso}
+          priority: [match, ace, sum]
+        bonuses:
+          scopa: {points: 1, when: empty(table_after) and kind != "aces"}
+        """
+    path = write(tmp_path, text)
+    error = one_error(path)
+    line = path.read_text().splitlines()[7]
+    assert (error.line, error.col) == (8, line.index('"aces"') + 1)  # the opening quote of "aces"
+    assert error.path == "bonuses.scopa.when"
+    assert "'aces'" in error.message and "did you mean 'ace'?" in error.message
+    far = one_error(write(tmp_path, text.replace('"aces"', '"xyz"')))
+    assert "ace, match, sum" in far.message  # nothing close: the variant's own kind names
+    # every kind the variant has (inherited ones too) and "" (a play that captures nothing) are accepted
+    for value in ("ace", "match", "sum", ""):
+        assert validate_file(str(write(tmp_path, text.replace('"aces"', f'"{value}"')))) == []
+
+
+def test_changing_an_inherited_award_says_which_key_to_null_in_the_users_file(tmp_path: Path) -> None:
+    """A new form for an inherited award keeps the old form's keys: the error is in the user's file (not the
+    built-in one it extends) and says how to drop each of them."""
+    path = write(tmp_path, 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)"}\n')
+    error = one_error(path)
+    assert (error.file, error.line, error.col) == (str(path), 4, 3)
+    assert "only one of holder, score" in error.message
+    assert "add `holder: null` to remove the inherited holder" in error.message
+    path = write(tmp_path, 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)", holder: null}\n')
+    error = one_error(path)
+    assert (error.file, error.line, error.col) == (str(path), 4, 3)
+    assert "add `points: null` to remove the inherited points" in error.message
+    fixed = 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)", holder: null, points: null}\n'
+    assert validate_file(str(write(tmp_path, fixed))) == []

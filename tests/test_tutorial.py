@@ -5,23 +5,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from test_cli import piglia
-
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT, run_piglia
 
 
 def tutorial_yaml() -> str:
     readme = (ROOT / "README.md").read_text()
     blocks = re.findall(r"```yaml\n(.*?)```", readme, flags=re.S)
-    return next(b for b in blocks if "extends: scopa" in b)
+    return next(str(b) for b in blocks if "extends: scopa" in b)
 
 
 def test_tutorial_variant_validates_simulates_and_replays(tmp_path: Path) -> None:
     (tmp_path / "scopa-21.yaml").write_text(tutorial_yaml())
-    assert piglia("validate", "scopa-21.yaml", cwd=tmp_path).stdout.strip() == "scopa-21.yaml: ok"
-    sim = piglia("simulate", "scopa-21.yaml", "--deals", "60", "--seed", "1", "--record", "games.jsonl", cwd=tmp_path)
+    assert run_piglia("validate", "scopa-21.yaml", cwd=tmp_path).stdout.strip() == "scopa-21.yaml: ok"
+    sim = run_piglia(
+        "simulate", "scopa-21.yaml", "--deals", "60", "--seed", "1", "--record", "games.jsonl", cwd=tmp_path
+    )
     assert sim.returncode == 0, sim.stderr
-    replay = piglia("replay", "games.jsonl", cwd=tmp_path)  # finds scopa-21.yaml beside the record
+    replay = run_piglia("replay", "games.jsonl", cwd=tmp_path)  # finds scopa-21.yaml beside the record
     assert replay.returncode == 0, replay.stdout
     # the variant's own rules are in force: a sweep is worth 2 and the match goes to 21
     import piglia as api

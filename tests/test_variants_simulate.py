@@ -23,7 +23,7 @@ DEALS = 200
 
 
 def cases() -> list[tuple[str, int]]:
-    out = []
+    out: list[tuple[str, int]] = []
     for name in [*builtin_names(), str(MIXED)]:
         variant = piglia.load_variant(name)
         out.extend((name, n) for n in variant.player_counts)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pytest
 
 from piglia.contexts import AWARD_SCOPE, BONUS_SCOPE, CARD_SCOPE, DEAL_SCOPE, PLAYED_SCOPE
+from piglia.dsl import T
 from piglia.dsl.words import Words
 from piglia.locales import load_catalog
 from piglia.variant import Variant
@@ -112,7 +115,7 @@ def words(scopa: Variant) -> Words:
         (DEAL_SCOPE, "count(table where rank == re) >= 3", "the number of cards of rank re on the table is at least 3"),
     ],
 )
-def test_each_construct_has_a_phrasing(words: Words, scope: dict, text: str, expected: str) -> None:
+def test_each_construct_has_a_phrasing(words: Words, scope: Mapping[str, T], text: str, expected: str) -> None:
     got = words.phrase(text, scope)
     assert got == expected
     assert "`" not in got  # a real phrasing, not the code fallback
@@ -154,3 +157,16 @@ def test_italian_phrasing(scopa: Variant) -> None:
         "non ci sono carte rimaste sul tavolo dopo la giocata, tranne che all'ultima giocata della smazzata"
     )
     assert words.number("count(pile where suit == coins)", AWARD_SCOPE) == "il numero di carte di coins nel mazzetto"
+
+
+def test_words_phrase_the_compilers_typed_ast(scopa: Variant) -> None:
+    # One reading of an expression: the compiler types every node once; the phrasing reads those types.
+    from piglia.dsl import T, compile_expr
+
+    text = "count(pile where suit == coins)"
+    compiled = compile_expr(text, scope=AWARD_SCOPE, deck=scopa.deck, expected=T.INT)
+    assert compiled.types[compiled.ast] is T.INT and compiled.text == text
+    words = Words(scopa.deck, load_catalog("en"))
+    assert words.number(compiled) == words.number(text, AWARD_SCOPE) == "the number of cards of suit coins in the pile"
+    # text that does not type-check is shown as written, never phrased from guessed types
+    assert words.condition("count(pile) == coins", AWARD_SCOPE) == "`count(pile) == coins`"

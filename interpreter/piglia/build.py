@@ -13,19 +13,14 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
-from piglia.contexts import (
-    AWARD_SCOPE,
-    BONUS_SCOPE,
-    CARD_SCOPE,
-    DEAL_SCOPE,
-    PLAYED_SCOPE,
-    CardEnv,
-    all_scope_names,
-)
+from piglia.contexts import DEAL_SCOPE, all_scope_names
 from piglia.dsl import Compiled, T, compile_expr
-from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
-from piglia.mechanics.awards import AWARD_FORMS, Award, AwardInputs
-from piglia.mechanics.capture import CAPTURE_KINDS, CaptureKind, KindInputs
+from piglia.errors import DslError, SpecError, did_you_mean
+from piglia.mechanics.awards import Award, build_award
+from piglia.mechanics.base import Quantity
+from piglia.mechanics.bonuses import build_trigger
+from piglia.mechanics.capture import CaptureKind, build_kind
+from piglia.mechanics.match import build_match
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
@@ -101,6 +96,7 @@ class VariantBuilder:
                 expected=expected,
                 known_elsewhere=all_scope_names(),
                 bare_card=bare_card,
+                string_values={"kind": ("", *self.data.get("capture", {}).get("kinds", ()))},
             )
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
@@ -111,6 +107,16 @@ class VariantBuilder:
         if isinstance(value, int):
             return _const(value)
         return self.expr(path, value, scope, T.INT)
+
+    def newest(self, *paths: Path) -> Path:
+        """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
+        return self.where.newest(*paths)
+
+    def quantity(self, path: Path, value: int | str, scope: Mapping[str, T]) -> Quantity:
+        """A whole number as is, or the number expression at ``path`` compiled (for the mechanics' builders)."""
+        if isinstance(value, int):
+            return value
+        return self.compiled(path, value, scope, T.INT)
 
     # -- the whole variant -----------------------------------------------------------------------------
 
@@ -154,6 +160,8 @@ class VariantBuilder:
             rules=MappingProxyType(dict(d)),
             sha256=sha256,
             source=source,
+            notes=tuple(" ".join(str(note).split()) for note in d.get("notes") or ()),
+            removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
         )
 
     # -- deck ------------------------------------------------------------------------------------------
@@ -321,9 +329,9 @@ class VariantBuilder:
         size = len(self.deck)
         table = int(spec["table"])
         refill = bool(spec.get("refill", False))
-        redeal: Expr | None = None
+        redeal: Compiled | None = None
         if "redeal" in spec:
-            redeal = self.expr(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
+            redeal = self.compiled(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
         opening = self.build_opening(spec.get("opening", {}))
         out: dict[int, DealRules] = {}
         for n in counts:
@@ -354,7 +362,17 @@ class VariantBuilder:
                     self.where.newest(("deal", "hand"), ("deal", "table"), ("deal", "refill")),
                     f"the stock of {stock} cards cannot be dealt {hand} at a time to {n} players",
                 )
-            out[n] = DealRules(hand, table, refill, redeal, spec.get("redeal", {}).get("reason", "misdeal"), opening)
+            out[n] = DealRules(
+                hand,
+                table,
+                refill,
+                redeal.fn if redeal is not None else None,
+                spec.get("redeal", {}).get("reason", "misdeal"),
+                opening,
+                hand_all=spec["hand"] == "all",
+                redeal_when=redeal,
+                redeal_reason_written="reason" in spec.get("redeal", {}),
+            )
         return out
 
     def build_opening(self, spec: Mapping[str, Any]) -> tuple[OpeningBonus, ...]:
@@ -383,7 +401,7 @@ class VariantBuilder:
         failed = False
         for name, kspec in spec["kinds"].items():
             try:
-                kinds[name] = self.build_kind(name, kspec)
+                kinds[name] = build_kind(self, name, kspec)
             except _Failed:
                 failed = True
         priority = spec.get("priority", "free")
@@ -416,50 +434,21 @@ class VariantBuilder:
         tiers = tuple(tuple(kinds[k] for k in tier) for tier in tiers_names)
         return CaptureRules(tiers=tiers, mandatory=bool(spec.get("mandatory", True)))
 
-    def build_kind(self, name: str, kspec: Mapping[str, Any]) -> CaptureKind:
-        deck = self.deck
-        assert deck is not None
-        path: Path = ("capture", "kinds", name)
-        n = len(deck)
-        played_ok: tuple[bool, ...] = (True,) * n
-        takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
-        target: tuple[int, ...] | None = None
-        try:
-            if "played" in kspec:
-                # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
-                f = self.expr((*path, "played"), kspec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
-                played_ok = tuple(bool(f(CardEnv(c, c))) for c in range(n))
-            if "cards" in kspec:
-                g = self.expr((*path, "cards"), kspec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
-                takes = tuple(tuple(bool(g(CardEnv(c, p))) for c in range(n)) for p in range(n))
-            if "target" in kspec:
-                t = self.points((*path, "target"), kspec["target"], PLAYED_SCOPE)
-                target = tuple(int(t(CardEnv(p, p))) for p in range(n))
-        except PigliaError as exc:
-            raise self.fail(path, f"cannot be evaluated on every card: {exc}") from None
-        if kspec["type"] not in CAPTURE_KINDS:
-            raise self.fail((*path, "type"), f"unknown capture kind type {kspec['type']!r}")
-        return CAPTURE_KINDS[kspec["type"]](KindInputs(name, kspec, deck, played_ok, takes, target))
-
     # -- bonuses, awards, match ------------------------------------------------------------------------
 
     def build_bonuses(self) -> tuple[Bonus, ...]:
         out: list[Bonus] = []
         failed = False
         for name, spec in self.data.get("bonuses", {}).items():
-            path: Path = ("bonuses", name)
             try:
-                when = self.compiled((*path, "when"), spec["when"], BONUS_SCOPE, T.BOOL)
-                points_spec = spec["points"]
-                if isinstance(points_spec, int):
-                    points, reads = _const(points_spec), when.names
-                else:
-                    compiled_points = self.compiled((*path, "points"), points_spec, BONUS_SCOPE, T.INT)
-                    points, reads = compiled_points.fn, when.names | compiled_points.names
+                trigger = build_trigger(self, name, spec)
             except _Failed:
                 failed = True
                 continue
-            out.append(Bonus(name, when.fn, points, spec.get("on", "capture") == "play", reads))
+            points = trigger.points
+            reads = trigger.when.names | (points.names if isinstance(points, Compiled) else frozenset())
+            fn = _const(points) if isinstance(points, int) else points.fn
+            out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger=trigger))
         if failed:
             raise _Failed()
         return tuple(out)
@@ -469,57 +458,12 @@ class VariantBuilder:
         failed = False
         for name, spec in self.data.get("awards", {}).items():
             try:
-                out.append(self.build_award(name, spec))
+                out.append(build_award(self, name, spec))
             except _Failed:
                 failed = True
         if failed:
             raise _Failed()
         return tuple(out)
 
-    def build_award(self, name: str, spec: Mapping[str, Any]) -> Award:
-        path: Path = ("awards", name)
-        forms = [k for k in AWARD_FORMS if k in spec]
-        if len(forms) != 1:
-            if not forms:
-                raise self.fail(path, f"an award needs one of {', '.join(AWARD_FORMS)} to say who wins it")
-            raise self.fail(path, f"an award takes only one of {', '.join(forms)}")
-        form = forms[0]
-        if form == "score":
-            if "points" in spec:
-                raise self.fail((*path, "points"), "a score award's points are its score expression; remove points")
-        elif "points" not in spec:
-            raise self.fail(path, "missing required key 'points' (how many points the award is worth)")
-        for key in ("tie", "tie_points"):
-            if key in spec and form != "most":
-                raise self.fail((*path, key), f"{key} applies only to a most award")
-        points = self.points((*path, "points"), spec.get("points", 0), AWARD_SCOPE)
-        eligible = self.expr((*path, "eligible"), spec["eligible"], AWARD_SCOPE, T.BOOL) if "eligible" in spec else None
-        most: tuple[Expr, ...] = ()
-        if form == "most":
-            items = spec["most"] if isinstance(spec["most"], list) else [spec["most"]]
-            mpaths = (
-                [(*path, "most", i) for i in range(len(items))] if isinstance(spec["most"], list) else [(*path, "most")]
-            )
-            most = tuple(self.expr(p, text, AWARD_SCOPE, T.INT) for p, text in zip(mpaths, items, strict=True))
-        holder = -1
-        if form == "holder":
-            card = self.expr((*path, "holder"), spec["holder"], {}, T.CARD)
-            holder = int(card(None))
-        score = self.expr((*path, "score"), spec["score"], AWARD_SCOPE, T.INT) if form == "score" else None
-        tie_points = (
-            self.points((*path, "tie_points"), spec["tie_points"], AWARD_SCOPE) if "tie_points" in spec else None
-        )
-        inputs = AwardInputs(name, points, eligible, most, spec.get("tie", "none"), tie_points, holder, score)
-        return AWARD_FORMS[form](inputs)
-
     def build_match(self) -> MatchRules:
-        spec = self.data["match"]
-        instant: Expr | None = None
-        if "instant_win" in spec:
-            instant = self.expr(("match", "instant_win", "when"), spec["instant_win"]["when"], AWARD_SCOPE, T.BOOL)
-        return MatchRules(
-            target=spec.get("target"),
-            deals=spec.get("deals"),
-            instant_win=instant,
-            instant_reason=spec.get("instant_win", {}).get("reason", "instant win"),
-        )
+        return build_match(self, self.data["match"])

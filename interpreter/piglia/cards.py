@@ -60,7 +60,10 @@ class Rank:
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Card:
-    """One card of a deck: a rank of a suit. ``str(card)`` is its id, ``card.name`` its words."""
+    """One card of a deck: a rank of a suit. ``str(card)`` is its id, ``card.name`` its words.
+
+    Cards of a deck are ordered as the deck is (suit by suit, rank by rank), so moves sort.
+    """
 
     id: str
     rank: Rank = field(compare=False)
@@ -72,6 +75,26 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.id!r})"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index >= other.index
 
     @property
     def name(self) -> str:

@@ -20,6 +20,7 @@ __all__ = [
     "DEAL_SCOPE",
     "NO_PLAY",
     "PLAYED_SCOPE",
+    "PLAY_ATTRS",
     "AwardEnv",
     "BonusEnv",
     "CardEnv",
@@ -42,6 +43,11 @@ class PlayInfo(NamedTuple):
 
 
 NO_PLAY = PlayInfo(-1, (), False, -1)
+
+# The attributes of a play (``previous.card``...) and their types: the one table the DSL compiler checks them
+# against; the phrasing reads the compiler's types. Its keys are the fields of PlayInfo, in order.
+PLAY_ATTRS: Mapping[str, T] = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
+assert tuple(PLAY_ATTRS) == PlayInfo._fields
 
 
 @dataclass(slots=True)

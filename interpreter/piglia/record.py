@@ -1,9 +1,11 @@
-"""Game records (``piglia-record/1``, JSON Lines): writing them, and replaying them against the rules.
+"""Game records (``piglia-record/2``, JSON Lines): writing them, and replaying them against the rules.
 
 A record is the PGN of a capture game: a header, then every misdeal, deal, refill, play, deal end and the
-match end. :func:`verify_file` replays each record with the engine and reports every place where the record
+match end, each a typed event of :mod:`piglia.events`. :func:`verify_file` replays each record with the engine
+(the record's deals and refills are the chance outcomes it applies) and reports every place where the record
 and the rules disagree, as ``FILE:LINE: what is wrong``. A file may hold several records one after another
-(a simulation of many matches); each starts at its header.
+(a simulation of many matches); each starts at its header. Version 1 records (no capture kind on plays) are
+read too.
 """
 
 from __future__ import annotations
@@ -15,23 +17,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from piglia.chance import DealOutcome, Phase, RefillOutcome
 from piglia.errors import PigliaError, RecordError, SpecError, SpecErrors
+from piglia.events import FORMAT, FORMATS, MatchEnd, Opening, Play, RecordEvent
 from piglia.spec import load_variant
-from piglia.state import Event, Game, State
+from piglia.state import Game, State
 from piglia.variant import Variant
 
-__all__ = ["FORMAT", "dump_event", "verify_file", "verify_lines", "write_events"]
+__all__ = ["FORMAT", "FORMATS", "dump_event", "verify_file", "verify_lines", "write_events"]
 
-FORMAT = "piglia-record/1"
 MAX_RECORD_BYTES = 256 * 1024 * 1024
+Event = dict[str, Any]  # a record line as read: a JSON object
 
 
-def dump_event(event: Event) -> str:
+def dump_event(event: RecordEvent | Event) -> str:
     """One event as one line of JSON (compact, keys in the order the format lists them)."""
-    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+    data = event.to_json() if isinstance(event, RecordEvent) else event
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def write_events(events: Iterable[Event], out: IO[str]) -> None:
+def write_events(events: Iterable[RecordEvent | Event], out: IO[str]) -> None:
     """Write events as JSON Lines."""
     for event in events:
         out.write(dump_event(event))
@@ -51,9 +56,11 @@ class _Replay:
     base_dir: Path | None = None  # where to look for a variant file named in the header, beside the record
     errors: list[RecordError] = field(default_factory=list)
     state: State | None = None
-    pending: list[Event] = field(default_factory=list)
+    format: str = FORMAT
+    pending: list[RecordEvent] = field(default_factory=list)
     logged: int = 0
-    attempt: int = 0
+    misdeals: list[tuple[int, ...]] = field(default_factory=list)  # this deal's misdealt tables so far
+    expected: DealOutcome | None = None  # the deal the seed gives, once a deal's first line is read
     last_line: int = 0
 
     def err(self, line: int, message: str) -> None:
@@ -87,8 +94,9 @@ class _Replay:
     # -- header --------------------------------------------------------------------------------------------
 
     def header(self, line: int, event: Event) -> None:
-        if event.get("format") != FORMAT:
-            raise self.stop(line, f"not a {FORMAT} record (format {event.get('format')!r})")
+        if event.get("format") not in FORMATS:
+            raise self.stop(line, f"not a {' or '.join(FORMATS)} record (format {event.get('format')!r})")
+        self.format = event["format"]
         name = self.field(line, event, "variant")
         variant = self.variant_override
         if variant is None:
@@ -118,7 +126,7 @@ class _Replay:
             raise self.stop(line, str(exc)) from None
         if event.get("teams") != [list(t) for t in game.players.teams]:
             raise self.stop(line, f"teams {event.get('teams')} do not match the variant's {list(game.players.teams)}")
-        expected_cards = game.header(seed)["cards"]
+        expected_cards = game.header(seed).cards
         listed = event.get("cards")
         if listed != expected_cards:
             if not isinstance(listed, dict):
@@ -150,9 +158,9 @@ class _Replay:
         state = self.state
         if self.pending:
             expected = self.pending.pop(0)
-            if kind != expected["event"]:
-                raise self.stop(line, f"expected a {expected['event']} event here, found {kind!r}")
-            self.compare_end(line, event, expected)
+            if kind != expected.event:
+                raise self.stop(line, f"expected a {expected.event} event here, found {kind!r}")
+            self.compare_end(line, event, expected.to_json())
             return
         if state.over:
             raise self.stop(line, f"{kind} event after the end of the match")
@@ -182,19 +190,24 @@ class _Replay:
     def deal(self, line: int, event: Event, kind: str) -> None:
         state = self.state
         assert state is not None
-        if not state.needs_deal:
+        if state.phase is not Phase.DEAL:
             raise self.stop(line, f"{kind} event in the middle of a deal")
         self.check_deal_number(line, event)
         if event.get("dealer") != state.dealer:
             raise self.stop(line, f"dealer {event.get('dealer')!r}, but the rules make seat {state.dealer} deal")
-        hands_seed, table_seed, stock_seed = state.shuffled_deal(self.attempt)
+        if self.expected is None:
+            outcome = state.chance_outcome()  # what the seed deals, misdeals included
+            assert isinstance(outcome, DealOutcome)
+            self.expected = outcome
+        expected = self.expected
+        attempt = len(self.misdeals)
         table = self.cards(line, self.field(line, event, "table"), "table")
         if kind == "misdeal":
             if not state.is_misdeal(table):
                 raise self.stop(line, "misdeal declared, but the redeal condition does not hold for this table")
-            if table != table_seed:
+            if attempt >= len(expected.misdeals) or tuple(table) != expected.misdeals[attempt]:
                 self.err(line, f"the misdealt table does not match the shuffle of seed {state.seed}")
-            self.attempt += 1
+            self.misdeals.append(tuple(table))
             return
         hands_raw = self.field(line, event, "hands")
         if not isinstance(hands_raw, list) or len(hands_raw) != state.game.num_players:
@@ -209,39 +222,46 @@ class _Replay:
         if len(set(dealt)) != len(dealt):
             raise self.stop(line, "the same card is dealt twice")
         if state.is_misdeal(table):
-            self.err(line, f"this opening table must be redealt ({state.game.deal_rules.redeal_reason})")
+            raise self.stop(line, f"this opening table must be redealt ({state.game.deal_rules.redeal_reason})")
         stock = [c for c in range(len(state.game.variant.deck)) if c not in set(dealt)]
         if event.get("stock") != len(stock):
             self.err(line, f"stock {event.get('stock')!r}, but {len(stock)} cards are left undealt")
-        if [sorted(h) for h in hands] == [sorted(h) for h in hands_seed] and table == table_seed:
-            stock = stock_seed
+        same_hands = [sorted(h) for h in hands] == [sorted(h) for h in expected.hands]
+        if same_hands and tuple(table) == expected.table and attempt == len(expected.misdeals):
+            stock = list(expected.stock)
         else:
             self.err(line, f"the deal does not match the shuffle of seed {state.seed}")
-        self.attempt = 0
+        self.expected = None
+        misdeals, self.misdeals = tuple(self.misdeals), []
         before = len(state.events or [])
-        state.start_deal(hands, table, stock)
+        # The record's deal is the chance outcome: replayed even where it differs from the seed (said above),
+        # so that the rest of the record is still checked.
+        try:
+            state.push_chance(DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), misdeals))
+        except PigliaError as exc:
+            raise self.stop(line, str(exc)) from None
         # The opening bonuses (and an instant win they cause) are for the record's next lines to show.
-        self.pending = (state.events or [])[before + 1 :]
+        produced = (state.events or [])[before:]
+        self.pending = [e for e in produced if isinstance(e, (Opening, MatchEnd))]
         self.logged = len(state.events or [])
 
     def refill(self, line: int, event: Event) -> None:
         state = self.state
         assert state is not None
-        if not state.needs_refill:
+        if state.phase is not Phase.REFILL:
             raise self.stop(line, "refill, but the players still hold cards (or the stock is empty)")
         self.check_deal_number(line, event)
         hands_raw = self.field(line, event, "hands")
         if not isinstance(hands_raw, list) or len(hands_raw) != state.game.num_players:
             raise self.stop(line, "hands: expected one list per seat")
         hands = [self.cards(line, h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
-        expected = state.clone()
-        expected.events = None
-        expected.refill()
+        expected = state.chance_outcome()
+        assert isinstance(expected, RefillOutcome)
         try:
-            state.refill(hands)
+            state.push_chance(RefillOutcome(tuple(map(tuple, hands))))
         except PigliaError as exc:
             raise self.stop(line, str(exc)) from None
-        if state.hands != expected.hands:
+        if state.hands != [sorted(h) for h in expected.hands]:
             self.err(line, f"the refill does not match the shuffle of seed {state.seed}")
         if event.get("stock") != len(state.stock):
             self.err(line, f"stock {event.get('stock')!r}, but {len(state.stock)} cards are left")
@@ -250,7 +270,7 @@ class _Replay:
     def play(self, line: int, event: Event) -> None:
         state = self.state
         assert state is not None
-        if state.needs_deal or state.needs_refill:
+        if state.phase is not Phase.MOVE:
             raise self.stop(line, "a play before the cards were dealt")
         self.check_deal_number(line, event)
         player = self.field(line, event, "player")
@@ -268,11 +288,26 @@ class _Replay:
         produced = (state.events or [])[self.logged :]
         self.logged = len(state.events or [])
         mine = produced[0]
-        self.compare_bonuses(line, event.get("bonuses"), mine["bonuses"])
+        assert isinstance(mine, Play)
+        self.compare_kind(line, event, mine)
+        self.compare_bonuses(line, event.get("bonuses"), mine.bonuses)
         # deal_end / match_end / an automatic next deal are for the record's next lines to show
-        self.pending = [e for e in produced[1:] if e["event"] in ("deal_end", "match_end")]
+        self.pending = [e for e in produced[1:] if e.event in ("deal_end", "match_end")]
 
     # -- comparisons ---------------------------------------------------------------------------------------
+
+    def compare_kind(self, line: int, event: Event, expected: Play) -> None:
+        """Version 2 records name the capture kind of every capture (and none for a placement)."""
+        recorded = event.get("kind")
+        if self.format == "piglia-record/1" and "kind" not in event:
+            return
+        if recorded != expected.kind:
+            if expected.kind is None:
+                self.err(line, f"kind {recorded!r}, but the card is left on the table: a placement has no kind")
+            elif recorded is None:
+                self.err(line, f"the capture has no kind; the rules take it by {expected.kind!r}")
+            else:
+                self.err(line, f"kind {recorded!r}, but the rules take these cards by {expected.kind!r}")
 
     def compare_bonuses(self, line: int, recorded: Any, expected: list[dict[str, Any]]) -> None:
         if not isinstance(recorded, list):
@@ -281,13 +316,20 @@ class _Replay:
         if not all(isinstance(b, dict) and set(b) == {"name", "points"} for b in recorded):
             self.err(line, 'bonuses: each entry is {"name": ..., "points": ...}')
             return
-        rec = {b.get("name"): b.get("points") for b in recorded if isinstance(b, dict)}
-        exp = {b["name"]: b["points"] for b in expected}
+        # Compared as lists, not as mappings: a bonus listed twice is a bonus scored twice.
+        rec: dict[Any, list[Any]] = {}
+        for b in recorded:
+            rec.setdefault(b["name"], []).append(b["points"])
+        exp: dict[str, list[Any]] = {}
+        for b in expected:
+            exp.setdefault(b["name"], []).append(b["points"])
         for name, points in exp.items():
             if name not in rec:
-                self.err(line, f"missing bonus {name!r} ({points} points): the rules score it on this play")
+                self.err(line, f"missing bonus {name!r} ({points[0]} points): the rules score it on this play")
+            elif len(rec[name]) > len(points):
+                self.err(line, f"bonus {name!r} is listed {len(rec[name])} times; the rules score it {len(points)}")
             elif rec[name] != points:
-                self.err(line, f"bonus {name!r} is worth {points} here, the record says {rec[name]!r}")
+                self.err(line, f"bonus {name!r} is worth {points[0]} here, the record says {rec[name][0]!r}")
         for name in rec:
             if name not in exp:
                 self.err(line, f"bonus {name!r} is not earned by this play")

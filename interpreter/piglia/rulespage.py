@@ -1,10 +1,11 @@
 """Rules pages: a variant's resolved rules read back in plain words, as Markdown or one self-contained HTML page.
 
 The page has the shape of the source pages (objective, players, cards, the deal, a turn with an example,
-bonuses, the end of the deal, the end of the match) and is generated only from the compiled :class:`Variant`:
-its ``rules`` mapping (extends applied) for what the author wrote, its compiled parts for what the engine does.
-Conditions are phrased by :class:`piglia.dsl.words.Words`; the worked example is found and played by the engine.
-Every word comes from a message catalog (:mod:`piglia.locales`).
+bonuses, the end of the deal, the end of the match) and is generated only from the compiled :class:`Variant`,
+never from the rule data again: each mechanic (capture kind, award form, bonus trigger, match end) phrases
+itself from its compiled object (:mod:`piglia.mechanics`), expressions are phrased from the compiler's typed AST
+by :class:`piglia.dsl.words.Words`, and the worked example is found and played by the engine. Every word comes
+from a message catalog (:mod:`piglia.locales`).
 """
 
 from __future__ import annotations
@@ -12,17 +13,21 @@ from __future__ import annotations
 import html
 import itertools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from markdown_it import MarkdownIt
 
-from piglia.contexts import AWARD_SCOPE, BONUS_SCOPE, CARD_SCOPE, DEAL_SCOPE, PLAYED_SCOPE
-from piglia.dsl.words import Words
-from piglia.locales import Catalog, load_catalog
+from piglia.dsl.words import MissingMessage, Words
+from piglia.locales import Catalog
+from piglia.mechanics.awards import award_text
+from piglia.mechanics.base import Quantity, mechanic_text
+from piglia.mechanics.capture import kind_text
+from piglia.mechanics.match import match_lines, match_objective, match_short
 from piglia.state import Game
+from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 
 __all__ = ["Example", "find_example", "render_html", "render_markdown", "write_docs"]
@@ -112,11 +117,12 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
 class _Page:
     """Builds the Markdown of one variant's page in one language."""
 
-    def __init__(self, variant: Variant, msg: Catalog) -> None:
+    def __init__(self, variant: Variant, texts: VariantTexts) -> None:
         self.v = variant
-        self.msg = msg
-        self.words = Words(variant.deck, msg)
-        self.rules: Mapping[str, Any] = variant.rules
+        self.texts = texts
+        self.catalog: Catalog = texts.msg
+        self.name = texts.name
+        self.words = Words(variant.deck, texts.msg, texts.name)
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
         if all(all(len(t) == 1 for t in teams) for teams in layouts):
@@ -129,16 +135,38 @@ class _Page:
     # -- helpers ------------------------------------------------------------------------------------------
 
     def card(self, index: int) -> str:
-        c = self.v.deck.cards[index]
-        return self.words.card(c.rank.name, c.suit.name)
+        return self.texts.card(index)
 
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
 
-    def points(self, value: Any, scope: Mapping[str, Any]) -> str:
+    def msg(self, key: str, **fields: Any) -> str:
+        """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""
+        try:
+            return self.catalog(key, **fields)
+        except MissingMessage:
+            text = mechanic_text(self.catalog.lang, key)
+            if text is None:
+                raise
+            return text.format_map(fields)
+
+    def side_msg(self, key: str, **fields: Any) -> str:
+        """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
+        language can inflect the word as its grammar needs."""
+        return self.msg(f"{key}.{self.side}", **fields)
+
+    def reason(self, key: str, written: str) -> str:
+        """A reason the rule file gives, in the page's language when the file translates it."""
+        return self.texts.reason(key) or written
+
+    def plural(self, key: str, n: int, **fields: Any) -> str:
+        """``key.one`` or ``key.other`` of the catalog."""
+        return self.msg(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
+
+    def points(self, value: Quantity) -> str:
         if isinstance(value, int):
-            return self.msg.plural("points", value)
-        return self.msg("points.expr", x=self.words.number(value, scope))
+            return self.plural("points", value)
+        return self.msg("points.expr", x=self.words.number(value))
 
     def say(self, *lines: str) -> None:
         self.lines.extend(lines)
@@ -152,10 +180,11 @@ class _Page:
     # -- the page -------------------------------------------------------------------------------------------
 
     def build(self) -> str:
-        v, m = self.v, self.msg
-        self.say(f"# {v.title}", "", f"*{self.subtitle()}*")
-        if v.description:
-            self.say("", " ".join(v.description.split()))
+        v, m, t = self.v, self.msg, self.texts
+        self.say(f"# {t.title}", "", f"*{self.subtitle()}*")
+        self.untranslated()
+        if t.description:
+            self.say("", t.description)
         self.objective()
         self.players()
         self.deck()
@@ -164,11 +193,10 @@ class _Page:
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
-        notes = self.rules.get("notes") or []
-        if notes:
+        if t.notes:
             self.heading("h.notes")
-            for note in notes:
-                self.bullet(" ".join(str(note).split()))
+            for note in t.notes:
+                self.bullet(note)
         if v.sources:
             self.heading("h.sources")
             for source in v.sources:
@@ -176,20 +204,16 @@ class _Page:
         self.say("", "---", "", f"*{m('footer', name=v.name)}*")
         return "\n".join(self.lines).strip() + "\n"
 
-    def subtitle(self) -> str:
-        m = self.msg
-        counts = list(self.v.player_counts)
-        players = m.plural("players_n", counts[-1], counts=self.words.join([str(c) for c in counts]))
-        return f"{players} · {self.match_short()}"
+    def untranslated(self) -> None:
+        """One note at the top naming what the rule file does not translate into the page's language."""
+        note = untranslated_note(self.texts)
+        if note:
+            self.say("", f"> {note}")
 
-    def match_short(self) -> str:
-        match = self.v.match
-        m = self.msg
-        if match.target is not None and match.deals is not None:
-            return m("match.short_both", target=match.target, deals=match.deals)
-        if match.target is not None:
-            return m("match.short_target", target=match.target)
-        return m.plural("match.short_deals", match.deals or 1)
+    def subtitle(self) -> str:
+        counts = list(self.v.player_counts)
+        players = self.plural("players_n", counts[-1], counts=self.words.join([str(c) for c in counts]))
+        return f"{players} · {match_short(self.v.match, self)}"
 
     def side_word(self, plural: bool = False) -> str:
         return self.msg(f"side.{self.side}{'.other' if plural else ''}")
@@ -198,15 +222,10 @@ class _Page:
         m = self.msg
         self.heading("h.objective")
         self.bullet(m("objective.capture") + (" " + m("objective.bonuses") if self.v.bonuses else ""))
-        match = self.v.match
-        if match.target is not None:
-            self.bullet(m("objective.target", target=match.target, side=self.side_word()))
-        else:
-            self.bullet(m("objective.deals", side=self.side_word()))
+        self.bullet(match_objective(self.v.match, self))
 
     def players(self) -> None:
         m = self.msg
-        spec = self.rules["players"]
         self.heading("h.players")
         for count, p in self.v.players_by_count.items():
             if all(len(t) == 1 for t in p.teams):
@@ -219,20 +238,19 @@ class _Page:
                     m("players.teams", n=count, k=len(p.teams), teams="; ".join(m("seats", s=t) for t in teams))
                     + layout
                 )
-        order = spec.get("order", "clockwise")
-        self.bullet(m(f"players.order.{order}") + " " + m("players.seats"))
+        rules = self.v.players()
+        self.bullet(m(f"players.order.{rules.order}") + " " + m("players.seats"))
         if 2 in self.v.player_counts:
             self.bullet(m("players.alternate"))
-        first = spec.get("first_dealer", "random")
-        self.bullet(m("players.first_random") if first == "random" else m("players.first_seat", seat=int(first) + 1))
-        rotation = spec.get("rotation", "next")
-        if rotation == "next":
+        first = rules.first_dealer
+        self.bullet(m("players.first_random") if first is None else m("players.first_seat", seat=first + 1))
+        if rules.rotation == "next":
             self.bullet(
                 m("players.rotation_next") + (" " + m("players.rotation_two") if 2 in self.v.player_counts else "")
             )
         else:
             self.bullet(m("players.rotation_same"))
-        if spec.get("lead", "after_dealer") == "after_dealer":
+        if rules.lead_offset == 1:
             self.bullet(m("players.lead_after") + (" " + m("players.lead_two") if 2 in self.v.player_counts else ""))
         else:
             self.bullet(m("players.lead_dealer"))
@@ -241,61 +259,59 @@ class _Page:
         m = self.msg
         deck = self.v.deck
         self.heading("h.cards")
-        suits = self.words.join([s.name for s in deck.suits])
+        suits = self.words.join([self.name(s.name) for s in deck.suits])
         self.bullet(m("deck.size", n=len(deck), suits=suits, s=len(deck.suits), r=len(deck.ranks)))
-        removed = self.rules["deck"].get("remove_ranks") or []
-        if removed:
-            self.bullet(m("deck.removed", ranks=self.words.join([str(r) for r in removed])))
-        courts = [r.name for r in deck.ranks if r.court]
+        if self.v.removed_ranks:
+            self.bullet(m("deck.removed", ranks=self.words.join(list(self.v.removed_ranks))))
+        courts = [self.name(r.name) for r in deck.ranks if r.court]
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
         rank_tables = [t for t in deck.tables.values() if t.key == "rank"]
-        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *(t.name for t in rank_tables)]
+        tables = [self.name(t.name) for t in rank_tables]
+        header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *tables]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
-            row = [r.name, str(r.value)]
+            row = [self.name(r.name), str(r.value)]
             if courts:
                 row.append(m("yes") if r.court else m("no"))
             row += [str(t.values[i]) for t in rank_tables]
             self.say("| " + " | ".join(row) + " |")
         for t in deck.tables.values():
             if t.key == "suit":
-                items = [f"{s.name} {t.values[i]}" for i, s in enumerate(deck.suits)]
+                items = [f"{self.name(s.name)} {t.values[i]}" for i, s in enumerate(deck.suits)]
             elif t.key == "card":
                 items = [f"{self.card(i)} {val}" for i, val in enumerate(t.values) if val]
             else:
                 continue
             self.say("")
-            self.bullet(m("deck.table", table=t.name, items=", ".join(items)))
+            self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
-            self.say("", m("deck.tables_note", tables=self.words.join([t.name for t in rank_tables])))
+            self.say("", m("deck.tables_note", tables=self.words.join(tables)))
 
     def deal(self) -> None:
         m = self.msg
         self.heading("h.deal")
-        spec = self.rules["deal"]
         many = len(self.v.player_counts) > 1
         for count in self.v.player_counts:
             d = self.v.deal_rules(count)
             prefix = m("with_players", n=count) + " " if many else ""
             stock = len(self.v.deck) - d.table - count * d.hand
-            text = m("deal.hands", hand=d.hand) + " " + m.plural("deal.table", d.table)
-            if spec["hand"] == "all":
+            text = m("deal.hands", hand=d.hand) + " " + self.plural("deal.table", d.table)
+            if d.hand_all:
                 text += " " + m("deal.all")
             text += " " + (m("deal.stock", n=stock) if stock else m("deal.no_stock"))
             if stock and d.refill:
                 text += " " + m("deal.refill", hand=d.hand)
             self.bullet(prefix + text)
-        redeal = spec.get("redeal")
-        if redeal:
-            cond = self.words.condition(redeal["when"], DEAL_SCOPE)
-            reason = redeal.get("reason")
+        d = self.v.deal_rules()
+        if d.redeal_when is not None:
+            cond = self.words.condition(d.redeal_when)
+            reason = self.reason("redeal", d.redeal_reason) if d.redeal_reason_written else ""
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
 
     def turn(self) -> None:
         m = self.msg
         v = self.v
-        spec = self.rules["capture"]
         self.heading("h.turn")
         self.bullet(m("turn.play"))
         tiers = v.capture.tiers
@@ -304,51 +320,24 @@ class _Page:
         for i, tier in enumerate(tiers, 1):
             for kind in tier:
                 marker = "-" if free else f"{i}."
-                self.say(f"{marker} **{kind.name}**: {self.kind_text(kind.name, spec['kinds'][kind.name])}")
+                self.say(f"{marker} **{self.name(kind.name)}**: {kind_text(kind, self)}")
         self.say("")
         if not free:
             for earlier, later in itertools.pairwise(tiers):
                 self.bullet(
                     m(
                         "turn.priority",
-                        later=self.words.join([f"**{k.name}**" for k in later]),
-                        earlier=self.words.join([f"**{k.name}**" for k in earlier]),
+                        later=self.words.join([f"**{self.name(k.name)}**" for k in later]),
+                        earlier=self.words.join([f"**{self.name(k.name)}**" for k in earlier]),
                     )
                 )
         elif len(tiers[0]) > 1:
             self.bullet(m("turn.no_priority"))
         self.bullet(m("turn.mandatory" if v.capture.mandatory else "turn.optional"))
         self.bullet(m("turn.choose"))
-        self.bullet(m("turn.pile", side=self.side_word()))
+        self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()
-
-    def kind_text(self, name: str, spec: Mapping[str, Any]) -> str:
-        m = self.msg
-        w = self.words
-        kind = spec.get("type")
-        if kind == "match":
-            text = m(f"kind.match_{spec.get('by', 'value')}")
-        elif kind == "sum":
-            target = spec.get("target")
-            target_text = m("kind.sum_played_value") if target is None else w.number(target, PLAYED_SCOPE)
-            text = m("kind.sum_with_played" if spec.get("include_played") else "kind.sum", target=target_text)
-            if "min_cards" in spec:
-                text += " " + m("kind.min_cards", n=spec["min_cards"])
-            if "max_cards" in spec:
-                text += " " + m("kind.max_cards", n=spec["max_cards"])
-            if "cards" not in spec and "played" not in spec and any(r.court for r in self.v.deck.ranks):
-                text += " " + m("kind.courts_in_sums")
-        elif kind == "all":
-            text = m("kind.all")
-        else:
-            options = ", ".join(f"{k}: {val}" for k, val in spec.items() if k not in ("played", "cards"))
-            text = m("kind.other", spec=f"`{options}`")
-        if "played" in spec:
-            text += " " + m("kind.played", mods=w.card_filter(spec["played"], PLAYED_SCOPE))
-        if "cards" in spec:
-            text += " " + m("kind.cards", mods=w.card_filter(spec["cards"], CARD_SCOPE))
-        return text
 
     def example(self) -> None:
         m = self.msg
@@ -369,91 +358,60 @@ class _Page:
         for captured, kind, bonuses in ex.moves:
             if captured:
                 line = m("example.takes", played=self.card(ex.played), cards=self.cards(captured))
-                line += " " + m("example.kind", kind=kind) if kind else ""
+                line += " " + m("example.kind", kind=self.name(kind)) if kind else ""
             else:
                 line = m("example.stays", played=self.card(ex.played))
             for name, pts in bonuses:
-                line += m("example.bonus", bonus=name, points=self.msg.plural("points", pts))
+                line += m("example.bonus", bonus=self.name(name), points=self.plural("points", pts))
             self.bullet(line)
         if len(ex.moves) > 1:
             self.say("", m("example.choose"))
         if ex.excluded:
             self.say("")
         for captured, kind in ex.excluded:
-            self.bullet(m("example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=kind))
+            excluded = m(
+                "example.excluded", played=self.card(ex.played), cards=self.cards(captured), kind=self.name(kind)
+            )
+            self.bullet(excluded)
 
     def bonuses(self) -> None:
         m = self.msg
-        spec = self.rules.get("bonuses") or {}
-        if not spec:
+        bonuses = self.v.bonuses
+        if not bonuses:
             return
         self.heading("h.bonuses")
-        for name, b in spec.items():
-            on = "play" if b.get("on") == "play" else "capture"
-            when = self.words.condition(b["when"], BONUS_SCOPE)
-            self.bullet(m(f"bonus.{on}", name=name, points=self.points(b["points"], BONUS_SCOPE), cond=when))
-        if len(spec) > 1:
+        for bonus in bonuses:
+            if bonus.trigger is not None:
+                self.bullet(bonus.trigger.phrase(self))
+            else:  # a bonus made by hand, not built from a rule file: nothing to phrase but its name
+                self.bullet(f"**{self.name(bonus.name)}**")
+        if len(bonuses) > 1:
             self.bullet(m("bonus.stack"))
 
     def end_of_deal(self) -> None:
         m = self.msg
         self.heading("h.end_of_deal")
-        leftover = self.rules.get("leftover", "last_capturer")
+        leftover = self.v.leftover
         if leftover in ("last_capturer", "nobody"):
-            self.bullet(m(f"leftover.{leftover}", side=self.side_word()))
+            self.bullet(self.side_msg(f"leftover.{leftover}"))
         else:
             self.bullet(m("leftover.other", spec=f"`leftover: {leftover}`"))
-        awards = self.rules.get("awards") or {}
-        if awards:
-            self.bullet(m("awards.intro", side=self.side_word()))
-            for name, a in awards.items():
-                self.say(f"  - {self.award_text(name, a)}")
-        self.bullet(m("awards.total", side=self.side_word()))
-
-    def award_text(self, name: str, a: Mapping[str, Any]) -> str:
-        m = self.msg
-        w = self.words
-        side = self.side_word()
-        if "most" in a:
-            items = a["most"] if isinstance(a["most"], list) else [a["most"]]
-            values = [w.number(x, AWARD_SCOPE) for x in items]
-            text = m("award.most", name=name, points=self.points(a["points"], AWARD_SCOPE), side=side, value=values[0])
-            for value in values[1:]:
-                text += " " + m("award.tiebreak", value=value)
-            if a.get("tie", "none") == "each":
-                tie_points = self.points(a.get("tie_points", a["points"]), AWARD_SCOPE)
-                text += " " + m("award.tie_each", points=tie_points, side=side)
-            else:
-                text += " " + m("award.tie_none")
-        elif "holder" in a:
-            holder = self.v.deck.parse_card(a["holder"]) if " of " not in str(a["holder"]) else None
-            card = self.card(holder.index) if holder else w.number(a["holder"], {})
-            text = m("award.holder", name=name, points=self.points(a["points"], AWARD_SCOPE), side=side, card=card)
-        elif "score" in a:
-            text = m("award.score", name=name, side=side, value=w.number(a["score"], AWARD_SCOPE))
-        else:
-            shown = ", ".join(f"{k}: {val}" for k, val in a.items())
-            text = m("award.other", name=name, spec=f"`{shown}`")
-        if "eligible" in a:
-            text += " " + m("award.eligible", side=side, cond=w.condition(a["eligible"], AWARD_SCOPE))
-        return text
+        if self.v.awards:
+            self.bullet(self.side_msg("awards.intro"))
+            for award in self.v.awards:
+                self.say(f"  - {award_text(award, self)}")
+        self.bullet(self.side_msg("awards.total"))
 
     def end_of_match(self) -> None:
-        m = self.msg
-        match = self.v.match
         self.heading("h.end_of_match")
-        if match.target is not None:
-            self.bullet(m("match.target", target=match.target, side=self.side_word()))
-            if match.deals is not None:
-                self.bullet(m.plural("match.or_deals", match.deals))
-        elif match.deals is not None:
-            self.bullet(m.plural("match.deals", match.deals))
-        self.bullet(m("match.after_deal"))
+        for line in match_lines(self.v.match, self):
+            self.bullet(line)
+        self.bullet(self.msg("match.after_deal"))
 
 
 def render_markdown(variant: Variant, lang: str = "en") -> str:
     """The rules page of ``variant`` in Markdown, in language ``lang``."""
-    return _Page(variant, load_catalog(lang)).build()
+    return _Page(variant, VariantTexts(variant, lang)).build()
 
 
 _CSS = """
@@ -483,7 +441,7 @@ def render_html(variant: Variant, lang: str = "en") -> str:
     """The rules page as one self-contained HTML document: inline CSS, no scripts, no network, phone-sized."""
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     body = md.render(render_markdown(variant, lang))
-    title = html.escape(variant.title)
+    title = html.escape(VariantTexts(variant, lang).title)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'

@@ -1,4 +1,8 @@
-"""The rule-file JSON Schema (``grammar/variant.schema.json``) and its errors in words a person can act on.
+"""The rule-file JSON Schema and its errors in words a person can act on.
+
+The schema is generated from the mechanics registry (:mod:`piglia.mechanics.schema`), so a capture kind or an
+award form registered by a plugin validates like a built-in one; ``grammar/variant.schema.json`` is the same
+schema for the built-in mechanics, checked in for editors.
 
 jsonschema reports what failed in its own terms ("Additional properties are not allowed"); here each error
 becomes one message at the path it is about, with a suggestion for a misspelt key or value.
@@ -6,7 +10,6 @@ becomes one message at the path it is about, with a suggestion for a misspelt ke
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import Any
@@ -15,7 +18,8 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 
 from piglia.errors import did_you_mean
-from piglia.resources import data_dir
+from piglia.mechanics.base import generation
+from piglia.mechanics.schema import generate_schema
 from piglia.yamlpos import Path
 
 __all__ = ["SchemaProblem", "schema", "schema_problems"]
@@ -33,16 +37,23 @@ _TYPE_WORDS = {
 }
 
 
-@cache
 def schema() -> dict[str, Any]:
-    """The rule-file JSON Schema, as a dict."""
-    text = (data_dir("grammar") / "variant.schema.json").read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    """The rule-file JSON Schema of the mechanics registered now, as a dict."""
+    return _schema_of(generation())
 
 
 @cache
+def _schema_of(_generation: int) -> dict[str, Any]:
+    # Regenerated only when a mechanic has been registered since (the registry's generation changed).
+    return generate_schema()
+
+
 def _validator() -> jsonschema.protocols.Validator:
+    return _validator_of(generation())
+
+
+@cache
+def _validator_of(_generation: int) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema())
     validator: jsonschema.protocols.Validator = cls(schema())
     return validator

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import IO, Any, Protocol
 
+from piglia.events import RecordEvent
 from piglia.record import write_events
 from piglia.state import Game
 from piglia.stats import Summary, Watcher, wilson
@@ -39,8 +40,8 @@ def match_seed(seed: int, k: int) -> int:
     return random.Random(f"piglia/match/{seed}/{k}").getrandbits(48)
 
 
-def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[dict[str, Any]]:
-    """One match with every seat playing uniformly random legal moves; its record events."""
+def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[RecordEvent]:
+    """One match with every seat playing uniformly random legal moves; its record events (typed)."""
     state = game.new_match(seed, log=True)
     rng = random.Random(f"piglia/random-play/{seed}")
     while not state.over:

@@ -63,6 +63,9 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
     raise SpecError(f"no variant named {ref!r}{hint}", file=ref)
 
 
+_Stamp = tuple[str, str]  # (file, sha256 of its bytes)
+
+
 @dataclass
 class Layered:
     """Rule data with ``extends`` applied, and for every path the file that wrote it."""
@@ -70,6 +73,7 @@ class Layered:
     data: dict[str, Any]
     origin: dict[Path, YamlDoc] = field(default_factory=dict)
     top: YamlDoc | None = None
+    files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -135,7 +139,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
 
     data = merge(base.data, doc.data, ())
     data.pop("extends", None)
-    return Layered(data, origin, doc)
+    return Layered(data, origin, doc, base.files)
 
 
 def _drop_nulls(data: Any) -> Any:
@@ -153,9 +157,19 @@ class _CycleError(SpecError):
         super().__init__(error.message, file=error.file, line=error.line, col=error.col, path=error.path)
 
 
+def _stamp(path: FsPath) -> _Stamp | None:
+    """What a file holds now, for the cache; None when it cannot be read."""
+    try:
+        return str(path), hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
     try:
-        text = path.read_bytes().decode("utf-8")
+        raw = path.read_bytes()
+        stamp: _Stamp = (str(path), hashlib.sha256(raw).hexdigest())
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise SpecError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=_display(path)) from None
     except OSError as exc:
@@ -166,7 +180,7 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         raise doc.error((), f"a rule file is a mapping of keys (name, deck, players, ...), not {what}")
     parent_ref = doc.data.get("extends")
     if parent_ref is None:
-        layered = Layered(_drop_nulls(doc.data), {}, doc)
+        layered = Layered(_drop_nulls(doc.data), {}, doc, (stamp,))
         _own(doc, layered.data, (), layered.origin)
         return layered
     if not isinstance(parent_ref, str):
@@ -192,15 +206,54 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         raise doc.error(("extends",), f"the variant it extends has errors: {exc.format()}") from None
     merged = _merge(base, doc)
     merged.origin[()] = doc
+    merged.files = (stamp, *base.files)
+    _drop_stale_translations(merged.data, doc.data)
     return merged
 
 
+_TRANSLATED_TEXTS = ("title", "description", "notes")
+_REASONS = {"redeal": ("deal", "redeal", "reason"), "instant_win": ("match", "instant_win", "reason")}
+
+
+def _has(data: Any, path: tuple[str, ...]) -> bool:
+    for key in path:
+        if not isinstance(data, Mapping) or key not in data:
+            return False
+        data = data[key]
+    return True
+
+
+def _drop_stale_translations(data: dict[str, Any], own: Mapping[str, Any]) -> None:
+    """A file that rewrites its title (description, notes, a reason) without translating it must not show, in
+    another language, the translation of the text it replaced: that inherited translation is dropped."""
+    translations = data.get("translations")
+    if not isinstance(translations, dict):
+        return
+    own_translations: Mapping[str, Any] = own.get("translations") or {}
+    fresh: dict[str, Any] = {}
+    for lang, texts in translations.items():
+        if isinstance(texts, dict):
+            mine: Mapping[str, Any] = own_translations.get(lang) or {}
+            texts = {k: v for k, v in texts.items() if k not in _TRANSLATED_TEXTS or k not in own or k in mine}
+            reasons = texts.get("reasons")
+            if isinstance(reasons, dict):
+                rewritten = {k for k, at in _REASONS.items() if _has(own, at)} - set(mine.get("reasons") or {})
+                texts["reasons"] = {k: v for k, v in reasons.items() if k not in rewritten}
+        fresh[lang] = texts
+    data["translations"] = fresh
+
+
 def _fingerprint(data: Mapping[str, Any]) -> str:
-    canonical = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    # Translations are words for people, not rules: adding a language keeps the records of a variant valid.
+    rules = {k: v for k, v in data.items() if k != "translations"}
+    canonical = json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-_CACHE: dict[tuple[str, int, int], Variant] = {}
+# By file: the stamps of every file its last load read (itself and the chain it extends), and the variant. A hit
+# needs all of them unchanged: editing the parent must change the child. Contents, not mtimes: an edit within the
+# file system's timestamp resolution would otherwise go unseen.
+_CACHE: dict[str, tuple[tuple[_Stamp, ...], Variant]] = {}
 
 
 def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None) -> Variant:
@@ -214,11 +267,9 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     True
     """
     path = resolve_variant_path(os.fspath(ref), relative_to=relative_to)
-    stat = path.stat()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        return cached
+    cached = _CACHE.get(str(path))
+    if cached is not None and all(_stamp(FsPath(file)) == (file, digest) for file, digest in cached[0]):
+        return cached[1]
     layered = _load_layers(path, ())
     problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
     if problems:
@@ -228,7 +279,7 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     if builder.errors:
         raise SpecErrors(builder.errors)
     assert variant is not None
-    _CACHE[key] = variant
+    _CACHE[str(path)] = (layered.files, variant)
     return variant
 
 
@@ -239,7 +290,18 @@ class _Reporter:
         self.layered = layered
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
-        return self.layered.error(path, message, key=key)
+        layered, top = self.layered, self.layered.top
+        written = layered.doc_for(path)
+        parent = path[:-1]
+        if parent and written is not top and layered.origin.get(parent) is top:
+            # The file being checked changed this mapping, and a key it inherits does not fit the change (a new
+            # award form with the old form's key). The inherited file may be a built-in nobody can edit: show
+            # the error at the mapping in the file being checked, and say how to drop the key there.
+            assert top is not None
+            line, col = top.where(parent, key=True)
+            fix = f"add `{path[-1]}: null` to remove the inherited {path[-1]} (from {written.file})"
+            return SpecError(f"{message}: {fix}", file=top.file, line=line, col=col, path=format_path(path))
+        return layered.error(path, message, key=key)
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
         doc, line, col = self.layered.locate(path, offset)

@@ -8,10 +8,11 @@ million deals keeps only these counters in memory. :class:`Summary` is what ``pi
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from piglia.events import DealEnd, MatchEnd, Opening, Play, RecordEvent, event_from_json
 from piglia.state import Game, State
 
 __all__ = ["ScoreStats", "Summary", "Watcher", "wilson"]
@@ -167,37 +168,40 @@ class Summary:
             _merge_counter(getattr(self, counter), getattr(other, counter))
         self.interrupted = self.interrupted or other.interrupted
 
-    def add_match(self, events: list[dict[str, Any]]) -> None:
-        """Fold one match's record events into the statistics (for records read back; simulation is faster)."""
+    def add_match(self, events: Sequence[RecordEvent | dict[str, Any]]) -> None:
+        """Fold one match's record events into the statistics (for records read back; simulation is faster).
+
+        The events are typed (:mod:`piglia.events`) or, as read from a record file, their JSON objects.
+        """
         self.matches += 1
         scored_in_deal: dict[str, int] = {}
         nonzero: set[str] = set()
         plays = 0
-        for e in events:
-            kind = e["event"]
-            if kind == "play":
+        for item in events:
+            e = item if isinstance(item, RecordEvent) else event_from_json(item)
+            if isinstance(e, Play):
                 self.plays += 1
                 plays += 1
-                for b in e["bonuses"]:
+                for b in e.bonuses:
                     self._score(b["name"], "bonus", b["points"], scored_in_deal, nonzero)
-            elif kind == "opening":
-                self._score(e["name"], "bonus", e["points"], scored_in_deal, nonzero)
-            elif kind == "deal_end":
+            elif isinstance(e, Opening):
+                self._score(e.name, "bonus", e.points, scored_in_deal, nonzero)
+            elif isinstance(e, DealEnd):
                 self.deals += 1
                 _count(self.deal_length, plays)
                 plays = 0
-                for a in e["awards"]:
+                for a in e.awards:
                     self._score(a["name"], "award", a["points"], scored_in_deal, nonzero)
-                for t, p in enumerate(e["points"]):
+                for t, p in enumerate(e.points):
                     self.points[t] += p
                     self.points_squares[t] += p * p
                     _count(self.deal_points[t], p)
                 self._close_deal(scored_in_deal, nonzero)
-            elif kind == "match_end":
-                if e["winner"] is None:
+            elif isinstance(e, MatchEnd):
+                if e.winner is None:
                     self.draws += 1
                 else:
-                    self.wins[e["winner"]] += 1
+                    self.wins[e.winner] += 1
 
     def _score(self, name: str, kind: str, points: int, in_deal: dict[str, int], nonzero: set[str]) -> None:
         if name not in self.by_name:

@@ -13,8 +13,11 @@ from typing import Any
 
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
+from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
+from piglia.mechanics.bonuses import BonusTrigger
 from piglia.mechanics.capture import Capture, CaptureKind
+from piglia.mechanics.match import MatchRules
 
 __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "PlayerRules", "Variant"]
 
@@ -90,6 +93,8 @@ class Bonus:
     # The scope variables ``when`` and ``points`` read: the engine builds only those (the rest of a
     # BonusEnv is left empty), which saves copying the hand, the pile and the table on every play.
     reads: frozenset[str] = frozenset(BONUS_SCOPE)
+    # The mechanic that says which plays it is checked on, with the compiled parts the rules page phrases.
+    trigger: BonusTrigger | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -125,26 +130,9 @@ class DealRules:
     redeal: Expr | None
     redeal_reason: str
     opening: tuple[OpeningBonus, ...] = ()
-
-
-@dataclass(frozen=True)
-class MatchRules:
-    """When a match ends: a target score, a number of deals, or both."""
-
-    target: int | None
-    deals: int | None
-    instant_win: Expr | None = None  # AwardEnv -> bool: the team wins at once
-    instant_reason: str = ""
-
-    def winner(self, totals: Sequence[int], deals_played: int) -> tuple[bool, int | None]:
-        """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""
-        best = max(totals)
-        leaders = [t for t, v in enumerate(totals) if v == best]
-        if self.target is not None and best >= self.target and len(leaders) == 1:
-            return True, leaders[0]
-        if self.deals is not None and deals_played >= self.deals:
-            return True, leaders[0] if len(leaders) == 1 else None
-        return False, None
+    hand_all: bool = False  # the hand size is "all the cards after the table", as written
+    redeal_when: Compiled | None = field(default=None, compare=False, repr=False)  # the condition, for phrasing
+    redeal_reason_written: bool = False  # the reason was written (not the default), so the rules page shows it
 
 
 @dataclass(frozen=True)
@@ -167,6 +155,8 @@ class Variant:
     rules: Mapping[str, Any] = field(repr=False)  # the resolved rule data (extends applied)
     sha256: str = ""
     source: str = ""
+    notes: tuple[str, ...] = ()  # for readers of the rules page
+    removed_ranks: tuple[str, ...] = ()  # as written in deck.remove_ranks
 
     @property
     def default_players(self) -> int:

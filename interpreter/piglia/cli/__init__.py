@@ -18,7 +18,7 @@ from piglia.errors import PigliaError
 __all__ = ["main"]
 
 # Adding a command: write piglia/cli/<name>.py with register(subparsers) and list it here.
-COMMANDS = ["validate", "simulate", "compare", "replay", "catalog", "rules", "tournament", "play"]
+COMMANDS = ["validate", "simulate", "compare", "replay", "catalog", "rules", "tournament", "play", "serve"]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -8,9 +8,9 @@ from typing import Any
 
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, out_console
+from piglia.cli.common import HELP_FORMAT, open_new, out_console
 from piglia.errors import PigliaError
-from piglia.resources import data_dir
+from piglia.mechanics.schema import schema_text
 from piglia.spec import builtin_names, load_variant
 
 
@@ -29,8 +29,13 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_schema(args: argparse.Namespace) -> int:
-    """Print the rule-file JSON Schema."""
-    sys.stdout.write((data_dir("grammar") / "variant.schema.json").read_text(encoding="utf-8"))
+    """Print the rule-file JSON Schema of the registered mechanics (or write it to ``-o FILE``)."""
+    text = schema_text()
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    with open_new(args.output, force=args.force) as out:
+        out.write(text)
     return 0
 
 
@@ -46,9 +51,14 @@ def register(sub: Any) -> None:
     ls.set_defaults(run=run_list)
     sc = sub.add_parser(
         "schema",
-        help="print the rule-file JSON Schema",
-        description="Print the JSON Schema of rule files (for editors: yaml-language-server).",
-        epilog="example:\n  piglia schema > variant.schema.json",
+        help="print the rule-file JSON Schema (built-in and plugin mechanics)",
+        description="Print the JSON Schema of rule files (for editors: yaml-language-server), generated from the "
+        "registered mechanics: the built-in ones and those of installed plugins (entry point group "
+        "piglia.mechanics), so a plugin's capture kinds and award forms appear in it.",
+        epilog="examples:\n  piglia schema > variant.schema.json\n"
+        "  piglia schema -o grammar/variant.schema.json --force",
         formatter_class=HELP_FORMAT,
     )
+    sc.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    sc.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     sc.set_defaults(run=run_schema)

@@ -12,12 +12,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
-from piglia.errors import PigliaError
+from piglia.errors import IllegalMoveError, PigliaError
+from piglia.events import RecordEvent
+from piglia.locales import languages
 from piglia.moves import Move
 from piglia.players import Player, coach, make_player
 from piglia.players.coach import Advice
 from piglia.record import dump_event
-from piglia.state import Event, Game, State
+from piglia.state import Game, State
+from piglia.texts import BASE_LANGUAGE, VariantTexts, untranslated_note
 
 AI_KINDS = ["ismcts", "greedy", "random"]
 
@@ -43,10 +46,21 @@ def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, I
 
 
 class Session:
-    """One match between a person at ``seat`` and AI players, shown on ``out`` and recorded to ``record``."""
+    """One match between a person at ``seat`` and AI players, shown on ``out`` and recorded to ``record``.
+
+    Every word shown comes from the message catalog of ``lang`` and the variant's own translations
+    (:class:`~piglia.texts.VariantTexts`): suit, rank, bonus and award names in that language.
+    """
 
     def __init__(
-        self, state: State, seat: int, players: dict[int, Player], out: Console, record: IO[str], coach: bool = False
+        self,
+        state: State,
+        seat: int,
+        players: dict[int, Player],
+        out: Console,
+        record: IO[str],
+        lang: str = "en",
+        coach: bool = False,
     ):
         self.state = state
         self.coach = coach  # advice before every turn of the person, and a review after every deal
@@ -58,26 +72,62 @@ class Session:
         self.record = record
         self.shown = 0  # events already shown and written
         self.cards = self.game.variant.deck.cards
+        self.texts = VariantTexts(self.game.variant, lang)
+        self.msg = self.texts.msg
+        # Each team's captured cards in the deal being played, followed from the events (for the score sheet).
+        self.deal_piles: list[list[int]] = [[] for _ in self.game.players.teams]
 
     # -- names --------------------------------------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
+        """ "You", "Opponent (greedy)" with two players, "Seat 2 (your partner, greedy)" with more."""
+        m = self.msg
         if seat == self.seat:
-            return "You"
+            return m("play.you")
+        ai = self.players[seat].name
+        if self.game.num_players == 2:
+            return m("play.opponent_ai", ai=ai)
         team_of = self.game.players.team_of
-        role = "your partner" if team_of[seat] == team_of[self.seat] else "opponent"
-        return f"Seat {seat} ({role}, {self.players[seat].name})"
+        key = "play.seat_partner" if team_of[seat] == team_of[self.seat] else "play.seat_opponent"
+        return m(key, seat=seat, ai=ai)
 
     def team_name(self, team: int | None) -> str:
+        """Who a team is for the person: "You" and "Opponent", "Your team" and "Opponents", or a seat."""
+        m = self.msg
         if team is None:
-            return "nobody"
+            return m("play.nobody")
+        teams = self.game.players.teams
         mine = team == self.game.players.team_of[self.seat]
-        seats = ",".join(str(s) for s in self.game.players.teams[team])
-        return f"team {team} ({'you' if mine else 'them'}; seats {seats})"
+        if all(len(t) == 1 for t in teams):
+            if mine:
+                return m("play.you")
+            return m("play.opponent") if len(teams) == 2 else m("play.seat", seat=teams[team][0])
+        if mine:
+            return m("play.your_team")
+        if len(teams) == 2:
+            return m("play.opponents")
+        return m("play.team", team=team, seats=",".join(str(s) for s in teams[team]))
+
+    def card_list(self, cards: list[int]) -> str:
+        return ", ".join(self.texts.card(c) for c in cards) or self.msg("play.empty")
 
     def names(self, ids: list[str]) -> str:
         deck = self.game.variant.deck
-        return ", ".join(deck.parse_card(c).name for c in ids) or "(empty)"
+        return self.card_list([deck.parse_card(c).index for c in ids])
+
+    def describe(self, move: Move) -> str:
+        """The move in words of the language: "7 of coins takes 3 of cups + 4 of swords"."""
+        m, t = self.msg, self.texts
+        card = t.card(move.card.index)
+        if not move.captured:
+            return m("play.stays", card=card)
+        return m("play.takes", card=card, cards=" + ".join(t.card(c.index) for c in move.captured))
+
+    def bonus_list(self, bonuses: list[dict[str, Any]]) -> str:
+        return "; ".join(f"{escape(self.texts.name(str(b['name'])))} +{b['points']}" for b in bonuses)
+
+    def scores(self, points: list[int] | tuple[int, ...]) -> str:
+        return ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(points))
 
     # -- the events as they happen -----------------------------------------------------------------------
 
@@ -90,54 +140,100 @@ class Session:
         self.shown = len(events)
         self.record.flush()
 
-    def show(self, e: Event) -> None:
-        out = self.out
+    def follow_piles(self, e: RecordEvent) -> None:
+        """Keep each team's pile of the deal from the events: what the score sheet counts."""
+        deck = self.game.variant.deck
         kind = e["event"]
         if kind == "deal":
-            out.print(f"\n[bold]Deal {e['deal']}[/] (dealer: seat {e['dealer']}). Table: {self.names(e['table'])}")
+            self.deal_piles = [[] for _ in self.game.players.teams]
+        elif kind == "play" and e["captured"]:
+            team = self.game.players.team_of[e["player"]]
+            self.deal_piles[team] += [deck.parse_card(c).index for c in (e["card"], *e["captured"])]
+        elif kind == "deal_end" and e["leftover"]["team"] is not None:
+            self.deal_piles[e["leftover"]["team"]] += [deck.parse_card(c).index for c in e["leftover"]["cards"]]
+
+    def show(self, e: RecordEvent) -> None:
+        out, m = self.out, self.msg
+        kind = e["event"]
+        self.follow_piles(e)
+        if kind == "deal":
+            dealer = self.seat_name(e["dealer"])
+            out.print("\n" + m("play.deal", deal=e["deal"], dealer=dealer, table=self.names(e["table"])))
         elif kind == "misdeal":
-            out.print(f"Misdeal ({e['reason']}): the cards are dealt again.")
+            out.print(m("play.misdeal", reason=escape(self.texts.reason("redeal") or str(e["reason"]))))
         elif kind == "refill":
-            out.print(f"New hands are dealt; {e['stock']} cards left in the stock.")
+            out.print(m.plural("play.refill", e["stock"]))
         elif kind == "play":
             deck = self.game.variant.deck
             move = Move(deck.parse_card(e["card"]), tuple(deck.parse_card(c) for c in e["captured"]))
-            text = move.describe()
-            bonuses = "".join(f"; {escape(b['name'])} +{b['points']}" for b in e["bonuses"])
-            out.print(f"{self.seat_name(e['player'])}: {text}{bonuses}")
+            bonuses = self.bonus_list(e["bonuses"])
+            out.print(f"{self.seat_name(e['player'])}: {self.describe(move)}" + (f"; {bonuses}" if bonuses else ""))
         elif kind == "deal_end":
             left = e["leftover"]
             if left["cards"]:
-                out.print(f"Left on the table: {self.names(left['cards'])}, to {self.team_name(left['team'])}")
-            table = Table("award", "won by", "points", title=f"End of deal {e['deal']}", title_justify="left")
-            for a in e["awards"]:
-                table.add_row(escape(a["name"]), self.team_name(a["team"]), str(a["points"]))
-            out.print(table)
-            points = ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(e["points"]))
-            totals = ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(e["totals"]))
-            out.print(f"Points this deal: {points}\nMatch score: {totals}")
+                out.print(m("play.leftover", cards=self.names(left["cards"]), who=self.team_name(left["team"])))
+            out.print(self.score_sheet(e))
+            out.print(m("play.deal_points", points=self.scores(e["points"])))
+            out.print(m("play.match_score", score=self.scores(e["totals"])))
             self.show_review(e["deal"])
         elif kind == "match_end":
             winner = e["winner"]
+            score = "-".join(map(str, e["totals"]))
             if winner is None:
-                out.print("[bold]The match is a draw.[/]")
+                out.print(f"[bold]{m('play.draw', score=score)}[/]")
             elif winner == self.game.players.team_of[self.seat]:
-                out.print(f"[bold]You win the match[/] {'-'.join(map(str, e['totals']))}.")
+                out.print(f"[bold]{m('play.win', score=score)}[/]")
             else:
-                out.print(f"[bold]You lose the match[/] {'-'.join(map(str, e['totals']))}.")
+                out.print(f"[bold]{m('play.lose', score=score)}[/]")
+
+    def score_sheet(self, e: RecordEvent) -> Table:
+        """The end-of-deal sheet: each award, the counts behind it (cards 23-17), who won it, its points."""
+        m = self.msg
+        piles = [tuple(p) for p in self.deal_piles]
+        counts = {a.name: a.values(piles, e["deal"]) for a in self.game.variant.awards}
+        table = Table(
+            m("play.col.award"),
+            m("play.col.counts"),
+            m("play.col.won_by"),
+            m("play.col.points"),
+            title=m("play.deal_end", deal=e["deal"]),
+            title_justify="left",
+        )
+        for a in e["awards"]:
+            values = counts.get(a["name"])
+            shown = "-".join("–" if v is None else str(v) for v in values) if values else ""
+            name = escape(self.texts.name(str(a["name"])))
+            table.add_row(name, shown, self.team_name(a["team"]), str(a["points"]))
+        return table
 
     # -- the person's turn ------------------------------------------------------------------------------
 
     def show_position(self) -> None:
-        s = self.state
-        cards = self.cards
-        my_team = self.game.players.team_of[self.seat]
-        score = ", ".join(f"{self.team_name(t)} {p}" for t, p in enumerate(s.totals))
-        piles = ", ".join(f"{self.team_name(t)} {len(p)} cards" for t, p in enumerate(s.piles))
-        self.out.print(f"\nDeal {s.deal_no}. Match score: {score}")
-        self.out.print(f"Piles: {piles}; stock: {len(s.stock)} cards. You are seat {self.seat}, team {my_team}.")
-        self.out.print(f"Table: {', '.join(cards[c].name for c in s.table) or '(empty)'}")
-        self.out.print(f"Your hand: {', '.join(cards[c].name for c in s.hands[self.seat])}")
+        s, m = self.state, self.msg
+        running = [t + d for t, d in zip(s.totals, s.deal_points, strict=True)]
+        score = m("play.score", deal=s.deal_no, score=self.scores(running))
+        if any(s.deal_points):
+            score += " " + m("play.score_deal", points=self.scores(s.deal_points))
+        self.out.print("\n" + score)
+        piles = ", ".join(f"{self.team_name(t)} {m.plural('play.cards', len(p))}" for t, p in enumerate(s.piles))
+        self.out.print(m("play.piles", piles=piles, stock=m.plural("play.cards", len(s.stock))))
+        self.out.print(m("play.table", cards=self.card_list(list(s.table))))
+        self.out.print(m("play.hand", cards=self.card_list(list(s.hands[self.seat]))))
+
+    def marks(self, move: Move) -> str:
+        """What choosing ``move`` would do beyond the capture: clear the table, score bonuses (by name)."""
+        m = self.msg
+        state = self.state
+        parts = []
+        if move.captured and len(move.captured) == len(state.table):
+            parts.append(m("play.mark_clears"))
+        if self.game.variant.bonuses:
+            before = len(state.events or [])
+            after = state.apply(move)  # a copy: the engine says what the play scores
+            play = next((e for e in (after.events or [])[before:] if e["event"] == "play"), None)
+            if play and play["bonuses"]:
+                parts.append(self.bonus_list(play["bonuses"]))
+        return f"  [bold]★ {'; '.join(parts)}[/]" if parts else ""
 
     # -- the coach ------------------------------------------------------------------------------------------
 
@@ -147,13 +243,13 @@ class Session:
         table = Table("move", "points this deal", "one ply", "bonus risk", title="Coach", title_justify="left")
         for a in advice:
             table.add_row(
-                f"{moves.index(a.move) + 1}) {a.move.describe()}",
+                f"{moves.index(a.move) + 1}) {self.describe(a.move)}",
                 f"{a.value:+.2f}",
                 f"{a.greedy:+.2f}",
                 f"{a.risk:.0%}",
             )
         self.out.print(table)
-        self.out.print(f"Best: {advice[0].move.describe()}: {escape(advice[0].why)}")
+        self.out.print(f"Best: {self.describe(advice[0].move)}: {escape(advice[0].why)}")
         return advice
 
     def show_review(self, deal: int) -> None:
@@ -169,34 +265,61 @@ class Session:
 
     def ask(self, moves: list[Move]) -> Move | None:
         """The person's choice, asked until it is a valid one; None to stop."""
-        self.out.print("Your moves:")
-        for i, m in enumerate(moves, 1):
-            self.out.print(f"  {i}) {m.describe()}")
+        m = self.msg
+        self.out.print(m("play.moves"))
+        for i, move in enumerate(moves, 1):
+            self.out.print(f"  {i}) {self.describe(move)}{self.marks(move)}")
         advice = self.show_advice(moves) if self.coach and len(moves) > 1 else None
         while True:
-            answer = input(f"Your move [1-{len(moves)}, ? for the coach, q to quit]: ").strip()
+            answer = input(m("play.prompt", n=len(moves)) + " ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 return None
-            if answer == "?":
+            if answer == "?":  # the coach, on request
                 advice = self.show_advice(moves)
                 continue
-            chosen = self.read_move(answer, moves)
-            if chosen is None:
-                self.out.print(f"Please answer with a number from 1 to {len(moves)} (or ? for the coach, q to quit).")
-                continue
-            if advice is not None:
-                self.turns.append((self.state.deal_no, advice, chosen))
-            return chosen
+            chosen: Move | str
+            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+                chosen = moves[int(answer) - 1]
+            else:
+                chosen = self.refusal(answer, moves)
+            if isinstance(chosen, Move):
+                if advice is not None:
+                    self.turns.append((self.state.deal_no, advice, chosen))
+                return chosen
+            self.out.print(chosen)
 
-    def read_move(self, answer: str, moves: list[Move]) -> Move | None:
-        """The move an answer names (its number or its notation), or None."""
-        if answer.isdigit() and 1 <= int(answer) <= len(moves):
-            return moves[int(answer) - 1]
+    def refusal(self, answer: str, moves: list[Move]) -> Move | str:
+        """The move a typed notation names, or why it is refused: the engine's reason for an illegal move."""
+        m = self.msg
         try:
             move = Move.parse(answer, self.game.variant.deck)
         except PigliaError:
-            return None
-        return move if move in moves else None
+            return m("play.ask_again", n=len(moves))
+        if move in moves:
+            return move
+        try:
+            self.state.apply(move)
+        except IllegalMoveError as exc:
+            reason = str(exc) if self.texts.lang == BASE_LANGUAGE else self.why_illegal(move, moves)
+            return m("play.illegal", reason=escape(reason), n=len(moves))
+        return m("play.ask_again", n=len(moves))
+
+    def why_illegal(self, move: Move, moves: list[Move]) -> str:
+        """The engine's reasons for refusing a move, in the session's language, read from the legal moves."""
+        m, t = self.msg, self.texts
+        card = t.card(move.card.index)
+        if move.card.index not in self.state.hands[self.seat]:
+            return m("play.why.not_in_hand", card=card)
+        absent = [c.index for c in move.captured if c.index not in self.state.table]
+        if absent:
+            return m("play.why.not_on_table", cards=" + ".join(t.card(c) for c in absent))
+        options = [o for o in moves if o.card == move.card and o.captured]
+        listed = m("play.why.or").join(" + ".join(t.card(c.index) for c in o.captured) for o in options)
+        if not options:
+            return m("play.why.no_capture", card=card)
+        if not move.captured:
+            return m("play.why.must_capture", card=card, options=listed)
+        return m("play.why.cannot_take", card=card, options=listed)
 
     def run(self) -> bool:
         """Play to the end of the match; False if the person stopped early."""
@@ -229,8 +352,14 @@ def run(args: argparse.Namespace) -> int:
     out = out_console()
     if not out.is_terminal:
         out.width = 120  # plain text to a file or a pipe: wide enough that the tables do not fold
-    out.print(f"[bold]{escape(variant.title)}[/], {game.num_players} players, seed {seed}; recording to {path}")
-    session = Session(game.new_match(seed), args.seat, players, out, record, coach=args.coach)
+    texts = VariantTexts(variant, args.lang)
+    m = texts.msg
+    title = f"[bold]{escape(texts.title)}[/]"
+    out.print(m("play.start", title=title, n=game.num_players, seed=seed, path=escape(str(path))))
+    note = untranslated_note(texts)
+    if note:  # said once, rather than mixing languages silently
+        out.print(escape(note.replace("`", "")))
+    session = Session(game.new_match(seed), args.seat, players, out, record, args.lang, coach=args.coach)
     finished = False
     try:
         finished = session.run()
@@ -240,9 +369,9 @@ def run(args: argparse.Namespace) -> int:
         session.flush()
         record.close()
     if not finished:
-        out.print(f"Game stopped; the record so far is in {path}")
+        out.print(m("play.stopped", path=escape(str(path))))
     else:
-        out.print(f"Record saved to {path} (check it with: piglia replay {path})")
+        out.print(m("play.saved", path=escape(str(path))))
     return 0
 
 
@@ -253,9 +382,12 @@ def register(sub: Any) -> None:
         help="play a variant in the terminal against AI players",
         description="Play one match against AI players: you at --seat, the other seats (your partner too, "
         "in partnership games) played by --opponents. Answer with the number of a move (or its notation, "
-        "e.g. '7d x 3c+4s'), or ? for the coach's view of every move; q, end of input or Ctrl-C stops "
-        "and keeps the record so far. The match is "
-        "recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the current directory.",
+        "e.g. '7d x 3c+4s'; an illegal one is refused with the reason); q, end of input or Ctrl-C stops and keeps "
+        "the record so far. Moves that clear the table or score a bonus are marked with what they score; the "
+        "score shown before your turn includes this deal's bonuses; the end-of-deal sheet gives the counts behind "
+        "each award. The match is recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the "
+        "current directory. --lang chooses the language of every word shown. Answer ? for the coach: every "
+        "move with the AI's estimate (--coach: before every move, and a review after each deal).",
         epilog="examples:\n  piglia play my-game.yaml\n  piglia play my-game.yaml --opponents greedy --seed 7\n"
         "  piglia play my-game.yaml --players 4 --seat 0",
         formatter_class=HELP_FORMAT,
@@ -274,4 +406,5 @@ def register(sub: Any) -> None:
         help="before each of your moves, the AI's estimate of every move (also on request: answer ?), "
         "and after each deal the moves where you lost most",
     )
+    s.add_argument("--lang", choices=languages(), default="en", help="language of the game's words (default: en)")
     s.set_defaults(run=run)

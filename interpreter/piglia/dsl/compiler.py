@@ -8,10 +8,10 @@ How it stays fast
 -----------------
 Each sub-expression compiles to a :class:`Code`, one of four kinds:
 
-* ``CONST`` - a known value (constant folding: ``7 of coins``, ``count(deck where court)``);
+* ``CONST`` - a known value (constant folding: ``7 of X`` for a suit X, ``count(deck where court)``);
 * ``TAB`` - a value that depends on one comprehension variable only, precomputed for every value the
-  variable can take (every card, suit or rank): ``c.suit == coins`` becomes a tuple of 41 booleans, and
-  ``pile where suit == coins`` runs as ``filter(mask.__getitem__, pile)`` in C;
+  variable can take (every card, suit or rank): ``c.suit == X`` becomes a tuple of 41 booleans, and
+  ``pile where suit == X`` runs as ``filter(mask.__getitem__, pile)`` in C;
 * ``ENV`` - a function of the environment only, ``efn(env)`` (scope variables are read with
   :func:`operator.attrgetter` bound once);
 * ``GEN`` - the general case, ``fn(env, frame)``, where ``frame`` is a list holding the comprehension
@@ -71,7 +71,6 @@ _FOLD_BUDGET = 100_000
 
 _CARD_ATTRS = ("suit", "rank", "value", "court")
 _RANK_ATTRS = ("value", "court")
-_PLAY_ATTRS = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
 _BUILTIN_NAMES = ("suits", "ranks", "deck")
 
 
@@ -79,13 +78,17 @@ _BUILTIN_NAMES = ("suits", "ranks", "deck")
 class Compiled:
     """A compiled expression: ``fn(env)`` computes it, reading scope variable ``x`` as ``env.x``.
 
-    ``type`` is the expression's type, ``ast`` its syntax tree and ``names`` the scope variables it reads.
+    ``type`` is the expression's type, ``ast`` its syntax tree and ``names`` the scope variables it reads;
+    ``types`` is the typed AST (the type the checker found for every expression node, and for each
+    comprehension variable) and ``text`` the source, for :class:`piglia.dsl.words.Words` to phrase.
     """
 
     fn: Callable[[Any], Any]
     type: T
     ast: Expr
     names: frozenset[str]
+    types: Mapping[Expr, T] = field(default_factory=dict, compare=False, repr=False)
+    text: str = ""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -320,13 +323,26 @@ class _Compiler:
     """Compiles one expression; holds the deck's arrays (with sentinels) and the variables allocated."""
 
     def __init__(
-        self, scope: Mapping[str, T], deck: Deck, known_elsewhere: Collection[str], *, fold: bool = True
+        self,
+        scope: Mapping[str, T],
+        deck: Deck,
+        known_elsewhere: Collection[str],
+        *,
+        fold: bool = True,
+        string_values: Mapping[str, Collection[str]] | None = None,
     ) -> None:
         self.fold = fold  # False: no constants, tables or fast loops (the reference for tests)
         self.scope = scope
+        self.string_values = string_values or {}
         self.deck = deck
         self.known_elsewhere = known_elsewhere
+        # The attributes of a play: one table, owned by the scopes' module (imported here, not at the top,
+        # because piglia.contexts itself imports the DSL's types).
+        from piglia.contexts import PLAY_ATTRS
+
+        self.play_attrs = PLAY_ATTRS
         self.names: set[str] = set()
+        self.types: dict[Expr, T] = {}  # the typed AST: each node's type, as checked
         self.domains: list[tuple[int, ...]] = []  # per slot: the values the variable takes, -1 last
         self.idents: list[Code] = []  # per slot: the variable itself, as a TAB code
         # Per-card arrays, with the "no card" (-1) entry at the end so that index -1 reads it.
@@ -415,7 +431,12 @@ class _Compiler:
     # -- dispatch ------------------------------------------------------------------------------------
 
     def expr(self, node: Expr, ctx: _Ctx) -> Code:
-        """Type-check and compile one node."""
+        """Type-check and compile one node (and record its type in the typed AST)."""
+        code = self._expr(node, ctx)
+        self.types[node] = code.type
+        return code
+
+    def _expr(self, node: Expr, ctx: _Ctx) -> Code:
         match node:
             case IntLit(value=value):
                 return _const(T.INT, value)
@@ -540,7 +561,7 @@ class _Compiler:
         return code
 
     def card_of(self, node: CardOf) -> Code:
-        """``7 of coins``: a card constant."""
+        """``7 of X``: a card constant (a rank, then a suit)."""
         deck = self.deck
         rank = self.rank_named(node.rank, node.rank.id).value
         word = node.suit.id
@@ -574,16 +595,18 @@ class _Compiler:
         elif t is T.SUIT:
             arrays = {n: (p.type, p.of_suit) for n, p in self.props.items() if p.of_suit is not None}
         elif t is T.PLAY:
-            if attr not in _PLAY_ATTRS:
-                raise self.no_attribute(name, t, _PLAY_ATTRS)
-            rt = _PLAY_ATTRS[attr]
+            if attr not in self.play_attrs:
+                raise self.no_attribute(name, t, self.play_attrs)
+            rt = self.play_attrs[attr]
             if obj.path is not None:
                 # `previous.card` is one C-level attrgetter("previous.card"), not two calls.
                 path = f"{obj.path}.{attr}"
                 return _env(rt, operator.attrgetter(path), obj.cost, path=path)
             return self.lift(rt, operator.attrgetter(attr), [obj])
         else:
-            hint = " (to choose cards, filter them: pile where suit == coins)" if t is T.CARDS else ""
+            # the example names one of this variant's suits: a hint in another game's words would confuse
+            example = f"pile where suit == {self.deck.suits[0].name}" if self.deck.suits else "pile where court"
+            hint = f" (to choose cards, filter them: {example})" if t is T.CARDS else ""
             verb = "have" if t in ELEMENT_OF else "has"
             raise DslTypeError(
                 f"{describe(t)} {verb} no attribute {attr!r}{hint}", name.offset - 1, length=name.length + 1
@@ -672,6 +695,9 @@ class _Compiler:
         t = left.type
         if t is not right.type:
             raise DslTypeError(f"cannot compare {describe(t)} with {describe(right.type)}", **where)
+        if t is T.STR:
+            self.check_value(node.left, node.right, ctx)
+            self.check_value(node.right, node.left, ctx)
         if op in ("==", "!="):
             if t is T.PLAY:
                 raise DslTypeError("plays cannot be compared; compare their card or captured cards", **where)
@@ -684,6 +710,24 @@ class _Compiler:
                 raise DslTypeError(f"'{op}' needs numbers, ranks or strings, got {describe(t)}", **where)
             f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
         return self.lift(T.BOOL, f, [left, right])
+
+    def check_value(self, name: Expr, literal: Expr, ctx: _Ctx) -> None:
+        """``kind == "x"``: a text variable with a known set of values compared with a string it never takes.
+
+        Such a comparison would be always false (or always true), silently, so a misspelt value is an error
+        at the string, with the close name or the list, like every other name.
+        """
+        if not (isinstance(name, Name) and isinstance(literal, StrLit)) or name.id in ctx.local:
+            return
+        values = self.string_values.get(name.id)
+        if values is None or name.id not in self.scope or literal.value in values:
+            return
+        names = sorted(v for v in values if v)
+        raise DslNameError(
+            f"{name.id} is never {literal.value!r}{_hint(literal.value, names, f'values of {name.id}')}",
+            literal.offset,
+            length=literal.length,
+        )
 
     def bool_op(self, node: BoolOp, ctx: _Ctx) -> Code:
         """``and``/``or`` of two conditions."""
@@ -748,6 +792,7 @@ class _Compiler:
         slot = self.new_slot(T.CARD)
         cond = self.expr(node.cond, ctx.with_card(self.idents[slot]))
         self.need(cond, node.cond, T.BOOL, "'where'")
+        self.types[node] = T.CARDS
         return _Loop(coll, slot, cond, self.idents[slot], node.coll)
 
     def comprehension(self, node: Comprehension, ctx: _Ctx) -> _Loop:
@@ -761,6 +806,7 @@ class _Compiler:
                 length=node.iterable.length,
             )
         slot = self.new_slot(element_type)
+        self.types[node.var] = element_type
         inner = ctx.bind(node.var.id, slot, element_type)
         cond = None
         if node.cond is not None:
@@ -1009,6 +1055,7 @@ def compile_expr(
     expected: T | tuple[T, ...],
     known_elsewhere: Collection[str] = (),
     bare_card: str | None = None,
+    string_values: Mapping[str, Collection[str]] | None = None,
 ) -> Compiled:
     """Parse, type-check and compile ``text`` into a :class:`Compiled`.
 
@@ -1017,8 +1064,12 @@ def compile_expr(
     ``expected`` (or one of them). Raises :class:`DslSyntaxError`, :class:`DslNameError` or
     :class:`DslTypeError`, each with the offset of the problem in ``text``. ``bare_card`` names a card variable
     of ``scope`` whose attributes may be written bare, as inside a ``where`` (a capture filter's ``not court``).
+    ``string_values`` gives, for text variables of ``scope``, every value they can take (the variant's capture
+    kind names for ``kind``): a comparison with any other string is a :class:`DslNameError` at the string.
     """
-    return _compile(text, scope, deck, expected, known_elsewhere, fold=True, bare_card=bare_card)
+    return _compile(
+        text, scope, deck, expected, known_elsewhere, fold=True, bare_card=bare_card, string_values=string_values
+    )
 
 
 def compile_reference(
@@ -1029,13 +1080,16 @@ def compile_reference(
     expected: T | tuple[T, ...],
     known_elsewhere: Collection[str] = (),
     bare_card: str | None = None,
+    string_values: Mapping[str, Collection[str]] | None = None,
 ) -> Compiled:
     """Like :func:`compile_expr`, without constant folding, tables or fast loops.
 
     Every node runs as a plain closure, so this is slow; tests compare it with :func:`compile_expr` to
     check that the optimisations do not change any value.
     """
-    return _compile(text, scope, deck, expected, known_elsewhere, fold=False, bare_card=bare_card)
+    return _compile(
+        text, scope, deck, expected, known_elsewhere, fold=False, bare_card=bare_card, string_values=string_values
+    )
 
 
 def _compile(
@@ -1047,9 +1101,10 @@ def _compile(
     *,
     fold: bool,
     bare_card: str | None = None,
+    string_values: Mapping[str, Collection[str]] | None = None,
 ) -> Compiled:
     ast = parse(text)
-    compiler = _Compiler(scope, deck, known_elsewhere, fold=fold)
+    compiler = _Compiler(scope, deck, known_elsewhere, fold=fold, string_values=string_values)
     ctx = _Ctx()
     if bare_card is not None:
         assert scope.get(bare_card) is T.CARD, bare_card
@@ -1061,4 +1116,4 @@ def _compile(
         code = compiler.coerce(ast, code, T.RANK)
     if code.type not in wanted:
         raise DslTypeError(f"expected {describe_any(wanted)}, got {describe(code.type)}", ast.offset, length=ast.length)
-    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names))
+    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names), compiler.types, text)

@@ -5,6 +5,9 @@ the last play of the deal". Every node type of the AST (:mod:`piglia.dsl.nodes`)
 themselves come from a message catalog (:class:`Messages`), so a language is added by translating a catalog,
 never by touching this module.
 
+It phrases the compiler's typed AST (:attr:`piglia.dsl.compiler.Compiled.types`): the type of every node is
+the one the type checker found, never guessed a second time here. Given text, it compiles it first.
+
 The renderer is honest rather than clever: a shape it has no good phrasing for (an unusual function call, a
 collection built by an ``if``) is shown as the expression itself in code style (`` `...` ``), never as an empty
 or wrong sentence. Output is Markdown inline text: code spans are the only markup.
@@ -16,7 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from piglia.cards import Deck
-from piglia.dsl.dtypes import ELEMENT_OF, T
+from piglia.dsl.compiler import Compiled, compile_expr
+from piglia.dsl.dtypes import T
 from piglia.dsl.nodes import (
     Attr,
     Binary,
@@ -35,7 +39,7 @@ from piglia.dsl.nodes import (
     Unary,
     Where,
 )
-from piglia.dsl.parser import parse
+from piglia.errors import DslError
 
 __all__ = ["Messages", "MissingMessage", "Words"]
 
@@ -48,8 +52,7 @@ class MissingMessage(LookupError):
     """The catalog has no text for a key (say, a scope variable added after the catalog was written)."""
 
 
-_CARD_ATTRS = {"suit": T.SUIT, "rank": T.RANK, "value": T.INT, "court": T.BOOL}
-_PLAY_ATTRS = {"card": T.CARD, "captured": T.CARDS, "placed": T.BOOL, "player": T.INT}
+_CARD_ATTRS = ("suit", "rank", "value", "court")  # the attributes every card has (the deck's props aside)
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "in": "in", "not in": "not_in"}
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 _OPS = {"+": "plus", "-": "minus", "*": "times", "/": "div", "%": "mod"}
@@ -83,53 +86,78 @@ class _Set:
 class Words:
     """Phrases DSL expressions of one variant (its deck names the suits, ranks and cards) in one language.
 
-    ``scope`` is the scope the expression was compiled in (:mod:`piglia.contexts`); ``subject`` says bare card
-    attributes (``court``, ``suit``) and ``card`` refer to the card being filtered, as in a capture kind's
-    ``played``/``cards`` filters.
+    Each entry point takes a :class:`~piglia.dsl.compiler.Compiled` expression (what a compiled variant keeps)
+    or, for convenience, its text and the scope it is compiled in (:mod:`piglia.contexts`). ``subject`` says
+    bare card attributes (``court``, ``suit``) and ``card`` refer to the card being filtered, as in a capture
+    kind's ``played``/``cards`` filters.
     """
 
-    def __init__(self, deck: Deck, msg: Messages) -> None:
+    def __init__(self, deck: Deck, msg: Messages, name: Callable[[str], str] | None = None) -> None:
         self.deck = deck
         self.msg = msg
+        # The words for a suit, rank or table name of the rule file in the page's language (default: as written).
+        self.name: Callable[[str], str] = name or (lambda ident: ident)
         self.text = ""
-        self.scope: Mapping[str, T] = {}
+        self.scope: frozenset[str] = frozenset()  # the scope variables the expression reads
+        self.types: Mapping[Expr, T] = {}
 
     # -- entry points --------------------------------------------------------------------------------------
 
-    def condition(self, text: str, scope: Mapping[str, T], *, subject: bool = False) -> str:
+    def condition(self, expr: Compiled | str, scope: Mapping[str, T] | None = None, *, subject: bool = False) -> str:
         """A true/false expression as a clause: "there are no cards left on the table after the play"."""
-        return self._run(text, scope, subject, self.clause)
+        return self._run(expr, scope, subject, self.clause)
 
-    def number(self, text: str | int, scope: Mapping[str, T], *, subject: bool = False) -> str:
+    def number(self, expr: Compiled | str | int, scope: Mapping[str, T] | None = None, *, subject: bool = False) -> str:
         """A number expression (points, a majority's value) as a noun phrase: "the number of cards in the pile"."""
-        if isinstance(text, int):
-            return str(text)
-        return self._run(text, scope, subject, self.value)
+        if isinstance(expr, int):
+            return str(expr)
+        return self._run(expr, scope, subject, self.value)
 
-    def phrase(self, text: str, scope: Mapping[str, T]) -> str:
+    def phrase(self, expr: Compiled | str, scope: Mapping[str, T] | None = None) -> str:
         """Any expression: a clause when it is a condition, a noun phrase otherwise."""
 
         def either(node: Expr, ctx: _Ctx) -> str:
             is_bool = self.typeof(node, ctx) is T.BOOL
             return self.clause(node, ctx) if is_bool else self.value(node, ctx)
 
-        return self._run(text, scope, False, either)
+        return self._run(expr, scope, False, either)
 
-    def card_filter(self, text: str, scope: Mapping[str, T]) -> str:
+    def card_filter(self, expr: Compiled | str, scope: Mapping[str, T] | None = None) -> str:
         """A condition on one card as modifiers of the word "cards": "that are not courts", "of suit coins"."""
-        return self._run(text, scope, True, lambda node, ctx: self.mods_text(self.mods(node, ctx, None)))
+        return self._run(expr, scope, True, lambda node, ctx: self.mods_text(self.mods(node, ctx, None)))
 
     def card(self, rank: str, suit: str) -> str:
-        """A card in words: "7 of coins"."""
-        return self.msg("card", rank=rank, suit=suit)
+        """A card in words: "7 of coins" (suit and rank as the rule file names them, or an alias of them)."""
+        suit_obj = self.deck.suit_by_name.get(suit)
+        rank_obj = self.deck.rank_by_name.get(rank)
+        return self.msg(
+            "card",
+            rank=self.name(rank_obj.name if rank_obj else rank),
+            suit=self.name(suit_obj.name if suit_obj else suit),
+        )
 
-    def _run(self, text: str, scope: Mapping[str, T], subject: bool, how: Callable[[Expr, _Ctx], str]) -> str:
+    def _run(
+        self, expr: Compiled | str, scope: Mapping[str, T] | None, subject: bool, how: Callable[[Expr, _Ctx], str]
+    ) -> str:
+        if isinstance(expr, str):
+            text = expr
+            try:
+                expr = self.typed(text, scope or {}, subject)
+            except DslError:
+                # Not a valid expression here: shown as written, never phrased from guessed types.
+                return f"`{' '.join(text.split())}`"
+        self.text = expr.text
+        self.types = expr.types
         # In a filter, `card` is the card being filtered: a local, like the bare attributes.
-        self.text = text
-        self.scope = {k: v for k, v in scope.items() if not (subject and k == "card")}
-        node = parse(text)
+        self.scope = frozenset(n for n in expr.names if not (subject and n == "card"))
         ctx = _Ctx({"card": T.CARD} if subject else {}, subject)
-        return self.guard(how, node, ctx)
+        return self.guard(how, expr.ast, ctx)
+
+    def typed(self, text: str, scope: Mapping[str, T], subject: bool) -> Compiled:
+        """Type-check ``text`` in ``scope`` (a filter's bare card added when ``subject``), for its typed AST."""
+        if subject:
+            scope = {**scope, "card": T.CARD}
+        return compile_expr(text, scope=scope, deck=self.deck, expected=tuple(T), bare_card="card" if subject else None)
 
     def guard(self, how: Callable[[Expr, _Ctx], str], node: Expr, ctx: _Ctx) -> str:
         """``how(node)``, or the node's own text in code style when it has no phrasing."""
@@ -144,89 +172,14 @@ class Words:
         source = self.text[node.offset : node.offset + node.length] or "?"
         return f"`{' '.join(source.split())}`"
 
-    # -- types (enough to choose a phrasing; the compiler has already checked them) ------------------------
+    # -- types: the compiler's, read from the typed AST ------------------------------------------------------
 
     def typeof(self, node: Expr, ctx: _Ctx) -> T | None:
-        """The type of ``node`` where it can be told without compiling; None when unsure."""
-        if isinstance(node, IntLit):
-            return T.INT
-        if isinstance(node, BoolLit):
-            return T.BOOL
-        if isinstance(node, StrLit):
-            return T.STR
-        if isinstance(node, CardOf):
-            return T.CARD
-        if isinstance(node, Name):
-            return self.name_type(node.id, ctx)
-        if isinstance(node, Attr):
-            obj = self.typeof(node.obj, ctx)
-            if obj is T.CARD:
-                return _CARD_ATTRS.get(node.name.id, self.prop_type(node.name.id))
-            if obj is T.RANK:
-                return {"value": T.INT, "court": T.BOOL}.get(node.name.id, self.prop_type(node.name.id))
-            if obj is T.SUIT:
-                return self.prop_type(node.name.id)
-            if obj is T.PLAY:
-                return _PLAY_ATTRS.get(node.name.id)
-            return None
-        if isinstance(node, Lookup | Binary):
-            return T.INT
-        if isinstance(node, Compare | BoolOp):
-            return T.BOOL
-        if isinstance(node, Unary):
-            return T.BOOL if node.op == "not" else T.INT
-        if isinstance(node, IfElse):
-            return self.typeof(node.body, ctx)
-        if isinstance(node, Where):
-            return T.CARDS
-        if isinstance(node, Call):
-            f = node.func.id
-            if f in ("empty", "any", "all"):
-                return T.BOOL
-            if f == "distinct" and node.args:
-                arg = node.args[0]
-                if isinstance(arg, Comprehension):
-                    elem = self.typeof(arg.element, self.loop_ctx(arg, ctx))
-                    return {T.CARD: T.CARDS, T.SUIT: T.SUITS, T.RANK: T.RANKS}.get(elem) if elem else None
-                return self.typeof(arg, ctx)
-            return T.INT
-        return None
-
-    def name_type(self, ident: str, ctx: _Ctx) -> T | None:
-        deck = self.deck
-        if ident in ctx.local:
-            return ctx.local[ident]
-        if ident in self.scope:
-            return self.scope[ident]
-        if ctx.subject and ident in _CARD_ATTRS:
-            return _CARD_ATTRS[ident]
-        if ctx.subject and ident in deck.prop_of:
-            return self.prop_type(ident)
-        known = {"suits": T.SUITS, "ranks": T.RANKS, "deck": T.CARDS}
-        if ident in known:
-            return known[ident]
-        if ident in deck.suit_by_name:
-            return T.SUIT
-        if ident in deck.rank_by_name:
-            return T.RANK
-        if ident in deck.by_id:
-            return T.CARD
-        return None
-
-    def prop_type(self, name: str) -> T | None:
-        values = [v for v in self.deck.prop_of.get(name, ()) if v is not None]
-        if not values:
-            return None
-        if all(isinstance(v, bool) for v in values):
-            return T.BOOL
-        if all(isinstance(v, int) for v in values):
-            return T.INT
-        return T.STR
+        """The type the compiler found for ``node`` (None for a node it did not type, such as a synthetic one)."""
+        return self.types.get(node)
 
     def loop_ctx(self, comp: Comprehension, ctx: _Ctx) -> _Ctx:
-        coll = self.typeof(comp.iterable, ctx)
-        element = ELEMENT_OF.get(coll) if coll else None
-        return ctx.bind(comp.var.id, element or T.CARD)
+        return ctx.bind(comp.var.id, self.types.get(comp.var, T.CARD))
 
     # -- clauses (true/false) --------------------------------------------------------------------------------
 
@@ -381,7 +334,7 @@ class Words:
             # points[c.rank] is "the points value of that card": the rank is how the table is read.
             if isinstance(key, Attr) and key.name.id in ("rank", "suit") and self.typeof(key.obj, ctx) is T.CARD:
                 key = key.obj
-            return m("lookup", table=node.table.id, key=self.guard(self.value, key, ctx))
+            return m("lookup", table=self.name(node.table.id), key=self.guard(self.value, key, ctx))
         if isinstance(node, Unary) and node.op == "-":
             return m("neg", x=self.operand(node.operand, ctx))
         if isinstance(node, Binary):
@@ -406,7 +359,7 @@ class Words:
     def name_value(self, node: Name, ctx: _Ctx) -> str:
         m = self.msg
         ident = node.id
-        t = self.name_type(ident, ctx)
+        t = self.typeof(node, ctx)
         if ident in ctx.local:
             return m(f"ref.{t.value}") if t in (T.CARD, T.SUIT, T.RANK) else self.code(node)
         if ident in self.scope:
@@ -421,8 +374,12 @@ class Words:
         if t is T.CARD:
             card = self.deck.by_id[ident]
             return self.card(card.rank.name, card.suit.name)
+        if t is T.SUIT and ident in self.deck.suit_by_name:
+            return self.name(self.deck.suit_by_name[ident].name)
+        if t is T.RANK and ident in self.deck.rank_by_name:
+            return self.name(self.deck.rank_by_name[ident].name)
         if t in (T.SUIT, T.RANK):
-            return ident
+            return self.name(ident)
         raise _Unphrasable
 
     def call_value(self, node: Call, ctx: _Ctx) -> str:
@@ -475,7 +432,7 @@ class Words:
             if isinstance(key, Attr) and key.name.id in ("rank", "suit"):
                 key = key.obj
             if isinstance(key, Name) and key.id == var:
-                return self.msg("prop.lookup", table=node.table.id)
+                return self.msg("prop.lookup", table=self.name(node.table.id))
         return None
 
     def distinct(self, node: Call, ctx: _Ctx) -> str:
@@ -514,7 +471,7 @@ class Words:
     def collection(self, node: Expr, ctx: _Ctx) -> _Set:
         m = self.msg
         if isinstance(node, Name):
-            t = self.name_type(node.id, ctx)
+            t = self.typeof(node, ctx)
             if node.id in self.scope and t is T.CARDS:
                 return _Set("card", (), m(f"where.{node.id}"))
             if node.id == "deck" and t is T.CARDS:

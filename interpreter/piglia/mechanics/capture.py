@@ -1,7 +1,9 @@
-"""Capture kinds: the registered ways a played card can take table cards.
+"""Capture kinds: the registered ways a played card can take table cards (family ``capture``).
 
-A variant names its kinds and gives each a ``type`` from this registry (``match``, ``sum``, ``all``). Adding a
-mechanic means registering one more builder here and one schema entry; no other kind changes.
+A variant names its kinds and gives each a ``type``, the ``key`` of a :class:`KindMechanic` registered here or by
+a plugin (``match``, ``sum``, ``all``). Each kind class carries its schema fragment and defaults, its play-time
+``captures`` and its rules-page phrasing; :func:`build_kind` does what every kind shares (the ``played`` and
+``cards`` filters, an optional ``target``) and :func:`kind_text` the words every kind shares.
 
 Every kind is built once per variant. Its filters (``played``, ``cards``) are expressions, evaluated at build
 time for every card of the deck into boolean tables, so finding captures during play is table lookups and,
@@ -11,19 +13,32 @@ for sums, a search pruned by the remaining total.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
 
 from piglia.cards import Deck
+from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
+from piglia.dsl import Compiled, T
+from piglia.errors import PigliaError
+from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
+from piglia.yamlpos import Path
 
-__all__ = ["CAPTURE_KINDS", "CaptureKind", "KindInputs", "register_capture_kind"]
+__all__ = [
+    "FILTER_PROPERTIES",
+    "CaptureKind",
+    "KindInputs",
+    "KindMechanic",
+    "build_kind",
+    "kind_text",
+    "register_capture_kind",
+]
 
 Capture = tuple[int, ...]  # table card indexes taken, ascending
 
 
 @dataclass(frozen=True)
 class KindInputs:
-    """What a kind builder gets from the spec: its options, the deck and its compiled filters."""
+    """What a kind builder gets from the spec: its options (defaults applied), the deck and its compiled filters."""
 
     name: str
     options: Mapping[str, Any]
@@ -31,6 +46,8 @@ class KindInputs:
     played_ok: tuple[bool, ...]  # per card: may this card be played with this kind?
     takes_ok: tuple[tuple[bool, ...], ...]  # [played][card]: may the played card take this table card?
     target: tuple[int, ...] | None  # per played card, for kinds with a target expression
+    # The compiled ``played``, ``cards`` and ``target`` expressions as written (for the rules page).
+    exprs: Mapping[str, Compiled | int] = field(default_factory=dict)
 
 
 class CaptureKind(Protocol):
@@ -46,26 +63,146 @@ class CaptureKind(Protocol):
         ...
 
 
-CAPTURE_KINDS: dict[str, Callable[[KindInputs], CaptureKind]] = {}
+# Every kind takes these keys: which played cards may use it, which table cards it may take.
+FILTER_PROPERTIES: Mapping[str, Any] = {
+    "played": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Which played cards may use this kind; sees card (the played card) and its attributes.",
+    },
+    "cards": {
+        "type": "string",
+        "minLength": 1,
+        "description": "Which table cards may be taken by this kind; sees card (the table card) and played.",
+    },
+}
 
 
-def register_capture_kind(type_name: str) -> Callable[[Callable[[KindInputs], CaptureKind]], Any]:
-    """Register a builder under a ``type`` name usable in rule files."""
+class KindMechanic(Mechanic):
+    """Base of a capture kind: built from :class:`KindInputs`, plays with ``captures``, phrases itself."""
 
-    def decorate(builder: Callable[[KindInputs], CaptureKind]) -> Any:
-        CAPTURE_KINDS[type_name] = builder
+    family = "capture"
+    uses_target: ClassVar[bool] = False  # a ``target`` key, compiled per played card into ``KindInputs.target``
+
+    def __init__(self, inp: KindInputs) -> None:
+        self.name = inp.name
+        self.inputs = inp
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        """Every capture this kind allows (see :class:`CaptureKind`)."""
+        raise NotImplementedError
+
+    def phrase(self, page: Page) -> str:
+        """What this kind takes, as the end of "A card takes ...": one sentence from the catalog."""
+        options = ", ".join(f"{k}: {v}" for k, v in self.inputs.options.items() if k not in FILTER_PROPERTIES)
+        return page.msg("kind.other", spec=f"`type: {self.key}{', ' if options else ''}{options}`")
+
+
+def register_capture_kind(type_name: str | None = None) -> Callable[[Any], Any]:
+    """Register a capture kind under a ``type`` name (compatible name of :func:`register_mechanic`).
+
+    ``@register_capture_kind()`` on a :class:`KindMechanic` subclass registers it under its ``key``;
+    ``@register_capture_kind("wild")`` on any class or function taking :class:`KindInputs` (the older form)
+    registers it with no schema of its own options (any keys are accepted) and the generic phrasing.
+    """
+
+    def decorate(builder: Any) -> Any:
+        if isinstance(builder, type) and issubclass(builder, KindMechanic):
+            if type_name is not None and type_name != builder.key:
+                raise PigliaError(f"{builder.__name__} has key {builder.key!r}, registered as {type_name!r}")
+            register_mechanic(builder)
+            return builder
+        if type_name is None:
+            raise PigliaError(f"register_capture_kind needs a type name for {builder!r}")
+        wrapped = type(
+            f"Legacy_{type_name}",
+            (_LegacyKind,),
+            {"key": type_name, "summary": f"{type_name}: a capture kind", "builder": staticmethod(builder)},
+        )
+        register_mechanic(wrapped)
         return builder
 
     return decorate
 
 
-@register_capture_kind("match")
-class MatchKind:
-    """Take one table card of the same value (``by: value``) or the same rank (``by: rank``)."""
+class _LegacyKind(KindMechanic):
+    """A kind registered the older way: a builder function, no schema fragment (any option is accepted)."""
+
+    open_schema: ClassVar[bool] = True
+    uses_target = True
+    builder: ClassVar[Callable[[KindInputs], CaptureKind]]
 
     def __init__(self, inp: KindInputs) -> None:
-        self.name = inp.name
-        key = inp.deck.rank_of if inp.options.get("by", "value") == "rank" else inp.deck.value_of
+        super().__init__(inp)
+        self._kind = type(self).builder(inp)
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        return self._kind.captures(played, table)
+
+
+def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMechanic:
+    """Check and compile one kind of ``capture.kinds``: the shared filters, then its own class."""
+    deck = b.deck
+    assert deck is not None
+    path: Path = ("capture", "kinds", name)
+    registered = mechanics("capture")
+    cls = registered.get(spec["type"])
+    if cls is None or not issubclass(cls, KindMechanic):
+        raise b.fail((*path, "type"), f"unknown capture kind type {spec['type']!r}")
+    n = len(deck)
+    played_ok: tuple[bool, ...] = (True,) * n
+    takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
+    target: tuple[int, ...] | None = None
+    exprs: dict[str, Compiled | int] = {}
+    try:
+        if "played" in spec:
+            # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
+            f = b.compiled((*path, "played"), spec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
+            exprs["played"] = f
+            played_ok = tuple(bool(f.fn(CardEnv(c, c))) for c in range(n))
+        if "cards" in spec:
+            g = b.compiled((*path, "cards"), spec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
+            exprs["cards"] = g
+            takes = tuple(tuple(bool(g.fn(CardEnv(c, p))) for c in range(n)) for p in range(n))
+        if cls.uses_target and "target" in spec:
+            t = b.quantity((*path, "target"), spec["target"], PLAYED_SCOPE)
+            exprs["target"] = t
+            target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
+    except PigliaError as exc:
+        raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
+    options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})
+    return cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+
+
+def kind_text(kind: CaptureKind, page: Page) -> str:
+    """The rules-page line of one kind: its own phrasing, then its filters."""
+    if not isinstance(kind, KindMechanic):
+        return page.msg("kind.other", spec=f"`{kind.name}`")
+    text = kind.phrase(page)
+    exprs = kind.inputs.exprs
+    played, cards = exprs.get("played"), exprs.get("cards")
+    if isinstance(played, Compiled):
+        text += " " + page.msg("kind.played", mods=page.words.card_filter(played))
+    if isinstance(cards, Compiled):
+        text += " " + page.msg("kind.cards", mods=page.words.card_filter(cards))
+    return text
+
+
+@register_mechanic
+class MatchKind(KindMechanic):
+    """Take one table card of the same value (``by: value``) or the same rank (``by: rank``)."""
+
+    key = "match"
+    summary = "Take one table card equal to the played card (the player picks which, if several)."
+    properties: ClassVar[Mapping[str, Any]] = {
+        "by": {"enum": ["value", "rank"], "description": "Equal capture value (the default) or equal rank."},
+    }
+    defaults: ClassVar[Mapping[str, Any]] = {"by": "value"}
+    messages = ("kind.match_value", "kind.match_rank")
+
+    def __init__(self, inp: KindInputs) -> None:
+        super().__init__(inp)
+        key = inp.deck.rank_of if inp.options["by"] == "rank" else inp.deck.value_of
         n = len(key)
         # Per played card, which table cards it can take (None: it cannot be played with this kind): the
         # key comparison and both filters folded into one lookup per table card.
@@ -73,6 +210,9 @@ class MatchKind:
             tuple(key[c] == key[p] and inp.takes_ok[p][c] for c in range(n)) if inp.played_ok[p] else None
             for p in range(n)
         )
+
+    def phrase(self, page: Page) -> str:
+        return page.msg(f"kind.match_{self.inputs.options['by']}")
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         hits = self._hits[played]
@@ -84,8 +224,8 @@ class MatchKind:
         return [(c,) for c in found]
 
 
-@register_capture_kind("sum")
-class SumKind:
+@register_mechanic
+class SumKind(KindMechanic):
     """Take a group of table cards whose values add up to the target (the played card's value by default).
 
     With ``include_played`` the played card's own value counts towards the target (sum-to-15 games). The search
@@ -93,15 +233,45 @@ class SumKind:
     never lists the subsets of the table.
     """
 
+    key = "sum"
+    summary = "Take a group of table cards whose values add up to a target."
+    uses_target = True
+    properties: ClassVar[Mapping[str, Any]] = {
+        "target": {
+            "description": "The total the group must reach: a number, or an expression that sees played "
+            "(default: played.value).",
+            "oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
+        },
+        "include_played": {
+            "type": "boolean",
+            "description": "Count the played card's value in the total too (as in Scopa a 15).",
+        },
+        "min_cards": {"type": "integer", "minimum": 1, "description": "Fewest table cards in the group."},
+        "max_cards": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most table cards in the group (default: no limit).",
+        },
+    }
+    defaults: ClassVar[Mapping[str, Any]] = {"include_played": False, "min_cards": 1}
+    messages = (
+        "kind.sum",
+        "kind.sum_with_played",
+        "kind.sum_played_value",
+        "kind.min_cards",
+        "kind.max_cards",
+        "kind.courts_in_sums",
+    )
+
     def __init__(self, inp: KindInputs) -> None:
-        self.name = inp.name
+        super().__init__(inp)
         values = inp.deck.value_of
         self._values = values
         self._takes_ok = inp.takes_ok
         self._all_ok = tuple(all(row) for row in inp.takes_ok)  # no filter to apply for this played card
         self._bitset = all(v >= 0 for v in values)  # totals as bits of an int: values must not be negative
-        include_played = bool(inp.options.get("include_played", False))
-        self._min = int(inp.options.get("min_cards", 1))
+        include_played = bool(inp.options["include_played"])
+        self._min = int(inp.options["min_cards"])
         self._max = int(inp.options.get("max_cards", 10_000))
         target = inp.target if inp.target is not None else values
         # Per played card, the total the taken cards must reach (None: no capture of this kind).
@@ -115,6 +285,22 @@ class SumKind:
         for i, c in enumerate(order):
             position[c] = i
         self._order = tuple(position)
+
+    def phrase(self, page: Page) -> str:
+        options, exprs = self.inputs.options, self.inputs.exprs
+        target = exprs.get("target")
+        if target is None:
+            target_text = page.msg("kind.sum_played_value")
+        else:
+            target_text = str(target) if isinstance(target, int) else page.words.number(target)
+        text = page.msg("kind.sum_with_played" if options["include_played"] else "kind.sum", target=target_text)
+        if options["min_cards"] != self.defaults["min_cards"]:
+            text += " " + page.msg("kind.min_cards", n=options["min_cards"])
+        if "max_cards" in options:
+            text += " " + page.msg("kind.max_cards", n=options["max_cards"])
+        if not exprs.keys() & FILTER_PROPERTIES.keys() and any(r.court for r in self.inputs.deck.ranks):
+            text += " " + page.msg("kind.courts_in_sums")
+        return text
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         need = self._need[played]
@@ -165,14 +351,21 @@ class SumKind:
         return found
 
 
-@register_capture_kind("all")
-class AllKind:
+@register_mechanic
+class AllKind(KindMechanic):
     """Take every table card (that the ``cards`` filter allows) at once."""
 
+    key = "all"
+    summary = "Take every table card (those allowed by cards), e.g. an ace that sweeps the table."
+    messages = ("kind.all",)
+
     def __init__(self, inp: KindInputs) -> None:
-        self.name = inp.name
+        super().__init__(inp)
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
+
+    def phrase(self, page: Page) -> str:
+        return page.msg("kind.all")
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         if not self._played_ok[played]:

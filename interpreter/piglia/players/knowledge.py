@@ -16,11 +16,13 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
+from piglia.chance import Phase
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
 
 __all__ = ["card_weights", "deal_over", "determinize", "game_of", "play", "refill_hands", "team_score"]
 
+_DEAL_OR_END = (Phase.DEAL, Phase.END)  # an imagined position never deals again: its deal is over
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
 
 
@@ -105,7 +107,7 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
 
 def deal_over(state: State) -> bool:
     """Whether the deal of an imagined position (made by :func:`determinize`) has ended: its points are final."""
-    return state.needs_deal or state.over
+    return state.phase in _DEAL_OR_END
 
 
 def play(state: State, raw: RawMove) -> None:
@@ -117,5 +119,5 @@ def play(state: State, raw: RawMove) -> None:
 
 def refill_hands(state: State) -> None:
     """Deal the next hands of an imagined position from its stock if every hand is empty."""
-    if state.needs_refill:
-        state.refill()
+    if state.phase is Phase.REFILL:
+        state.push_chance(state.chance_outcome())

@@ -1,0 +1,74 @@
+"""Chance: the phases of a match, and the outcomes of its chance steps (the shuffle and the refills).
+
+A position is in one :class:`Phase`. In ``DEAL`` and ``REFILL`` nobody chooses: chance does (OpenSpiel's chance
+node). :meth:`State.chance_outcome <piglia.state.State.chance_outcome>` gives the outcome a seed implies (a
+:class:`DealOutcome` or a :class:`RefillOutcome`) and :meth:`State.push_chance <piglia.state.State.push_chance>`
+applies any outcome given, the one a record shows when replaying. Cards in outcomes are deck indexes.
+
+The shuffle of deal ``d``, attempt ``a`` of a match seeded ``s`` is :func:`deal_rng` ``(s, d, a)``: cards go one at a
+time to each seat from the one after the dealer, then to the table; the rest is the stock, dealt from its first
+card. An opening table the rules reject (a misdeal) is shuffled again with the next attempt.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from dataclasses import dataclass
+
+__all__ = ["MAX_REDEALS", "DealOutcome", "Phase", "RefillOutcome", "deal_rng", "shuffle_deal"]
+
+MAX_REDEALS = 1000
+
+
+class Phase(enum.Enum):
+    """What happens next in a position."""
+
+    DEAL = "deal"  # chance: the cards of a new deal (after any misdeals)
+    REFILL = "refill"  # chance: hands dealt again from the stock
+    DECLARE = "declare"  # reserved: hand declarations (games to come); no variant of today enters it
+    MOVE = "move"  # the seat to move chooses one of the legal moves
+    END = "end"  # the match is over: see State.outcome()
+
+
+@dataclass(frozen=True, slots=True)
+class DealOutcome:
+    """The cards of a deal: each seat's hand, the table, the stock in dealing order.
+
+    ``misdeals`` are the opening tables rejected before this one (each redealt, as the rules say), in order.
+    """
+
+    hands: tuple[tuple[int, ...], ...]
+    table: tuple[int, ...]
+    stock: tuple[int, ...]
+    misdeals: tuple[tuple[int, ...], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class RefillOutcome:
+    """The cards dealt to each seat from the stock."""
+
+    hands: tuple[tuple[int, ...], ...]
+
+
+ChanceOutcome = DealOutcome | RefillOutcome
+
+
+def deal_rng(seed: int, deal: int, attempt: int) -> random.Random:
+    """The generator for one shuffle: a function of the match seed, the deal number and the redeal attempt."""
+    return random.Random(f"piglia/{seed}/deal/{deal}/{attempt}")
+
+
+def shuffle_deal(
+    seed: int, deal: int, attempt: int, *, deck_size: int, players: int, dealer: int, hand: int, table: int
+) -> tuple[list[list[int]], list[int], list[int]]:
+    """The hands, table and stock of one shuffle (see the module text)."""
+    cards = list(range(deck_size))
+    deal_rng(seed, deal, attempt).shuffle(cards)
+    hands: list[list[int]] = [[] for _ in range(players)]
+    pos = 0
+    for _ in range(hand):
+        for k in range(players):
+            hands[(dealer + 1 + k) % players].append(cards[pos])
+            pos += 1
+    return hands, cards[pos : pos + table], cards[pos + table :]

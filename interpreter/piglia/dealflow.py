@@ -1,0 +1,280 @@
+"""The flow of a deal, on a :class:`~piglia.state.State`: dealing it, its opening bonuses, refills, its end and the
+end of the match; and the chance outcome due in a position.
+
+These are the engine's steps between the players' moves. :class:`~piglia.state.State` calls them: its
+``push_chance`` with an outcome given (a replay's), or by itself from its seed (``auto_deal``), and its
+``push_raw`` when a play empties the hands or ends the deal. A chance step changes the state in place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, RefillOutcome, shuffle_deal
+from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
+from piglia.errors import PigliaError
+from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
+from piglia.outcome import Reason
+
+if TYPE_CHECKING:
+    from piglia.state import State
+
+__all__ = [
+    "apply_opening",
+    "chance_outcome",
+    "check_deal",
+    "deal",
+    "end_deal",
+    "instant_win",
+    "refill",
+    "refill_from_stock",
+    "resolve_chance",
+    "start_deal",
+]
+
+
+def resolve_chance(state: State) -> None:
+    """Play the chance steps due now, each with the outcome the match's seed implies (``auto_deal``)."""
+    while True:
+        phase = state.phase
+        if phase is Phase.DEAL:
+            outcome = chance_outcome(state)
+            assert isinstance(outcome, DealOutcome)
+            deal(state, outcome)
+        elif phase is Phase.REFILL:
+            refill_from_stock(state)
+        else:
+            return
+
+
+def deal(state: State, outcome: DealOutcome) -> None:
+    """Deal ``outcome`` (unchecked): its misdeals logged, then the deal begun."""
+    if state.events is not None:
+        reason = state.game.deal_rules.redeal_reason
+        for table in outcome.misdeals:
+            state._log(Misdeal(state.deal_no, state.dealer, state._ids(table), reason))
+    start_deal(state, outcome.hands, outcome.table, outcome.stock)
+
+
+def start_deal(
+    state: State, hands: Sequence[Sequence[int]], table: Sequence[int], stock: Sequence[int], *, opening: bool = True
+) -> None:
+    """Begin the current deal with these hands, table and stock (the stock's first card is dealt first).
+
+    Then the opening bonuses of the variant are applied, unless ``opening`` is false.
+    """
+    state.hands = [sorted(h) for h in hands]
+    state.table = list(table)
+    state.stock = list(stock)
+    state.piles = [[] for _ in state.piles]
+    state.deal_points = [0] * len(state.deal_points)
+    state.last_capturer = -1
+    state.previous = NO_PLAY
+    state.plays = []
+    state.deal_scores = []
+    state._deal_pending = False
+    state.to_move = (state.dealer + state.game.players.lead_offset) % state.game.num_players
+    if state.events is not None:
+        state._log(
+            Deal(state.deal_no, state.dealer, [state._ids(h) for h in state.hands], state._ids(state.table), len(stock))
+        )
+    if opening:
+        apply_opening(state)
+
+
+def apply_opening(state: State) -> None:
+    """Score the opening bonuses (``deal.opening``) on the table as dealt, for the dealer's team.
+
+    Each one that holds is logged as an ``opening`` event; the cards it takes go to the dealer's team and
+    count as the dealer's capture (for the leftover). Bonuses are checked in order, each on the table that
+    the ones before it left.
+    """
+    bonuses = state.game.deal_rules.opening
+    if not bonuses:
+        return
+    dealer = state.dealer
+    team = state.game.players.team_of[dealer]
+    for bonus in bonuses:
+        env = DealEnv(tuple(state.table), dealer)
+        if not bonus.when(env):
+            continue
+        points = int(bonus.points(env))
+        taken: list[int] = []
+        if bonus.take is not None:
+            wanted = set(bonus.take(env))
+            taken = sorted(c for c in state.table if c in wanted)
+            state.table = [c for c in state.table if c not in wanted]
+            state.piles[team].extend(taken)
+            if taken:
+                state.last_capturer = dealer
+        state.deal_points[team] += points
+        state.deal_scores.append((bonus.name, team, points))
+        state._log(Opening(state.deal_no, dealer, bonus.name, points, state._ids(taken)))
+        if taken and instant_win(state, team):
+            return
+
+
+def instant_win(state: State, team: int) -> bool:
+    """End the match at once if ``team``'s pile meets the variant's ``match.instant_win`` condition."""
+    match = state.game.variant.match
+    if match.instant_win is None or state.over:
+        return False
+    if not match.instant_win(AwardEnv(tuple(state.piles[team]), team, state.deal_no)):
+        return False
+    state.over = True
+    state.winner = team
+    state.end_reason = (Reason.INSTANT_WIN, match.instant_reason)
+    state._log(MatchEnd(list(state.totals), team, match.instant_reason))
+    return True
+
+
+def refill_from_stock(state: State) -> None:
+    """Deal the hands again from the top of the stock: one card at a time from the seat after the dealer."""
+    n = state.game.num_players
+    size = state.game.deal_rules.hand
+    new: list[list[int]] = [[] for _ in range(n)]
+    stock = state.stock
+    pos = 0
+    for _ in range(size):
+        for k in range(n):
+            new[(state.dealer + 1 + k) % n].append(stock[pos])
+            pos += 1
+    state.stock = stock[pos:]
+    _set_refilled(state, new)
+
+
+def refill(state: State, hands: Sequence[Sequence[int]]) -> None:
+    """Deal these cards from the stock to the hands (checked)."""
+    size = state.game.deal_rules.hand
+    new = [list(h) for h in hands]
+    taken = [c for h in new for c in h]
+    if len(new) != state.game.num_players:
+        raise PigliaError("a refill deals one hand to each seat")
+    if set(taken) - set(state.stock) or len(set(taken)) != len(taken):
+        raise PigliaError("the refill deals cards that are not in the stock")
+    if any(len(h) != size for h in new):
+        raise PigliaError(f"a refill deals {size} cards to each player")
+    gone = set(taken)
+    state.stock = [c for c in state.stock if c not in gone]
+    _set_refilled(state, new)
+
+
+def _set_refilled(state: State, new: list[list[int]]) -> None:
+    state.hands = [sorted(h) for h in new]
+    if state.events is not None:
+        state._log(Refill(state.deal_no, [state._ids(h) for h in state.hands], len(state.stock)))
+
+
+def end_deal(state: State) -> None:
+    """Close the deal: the leftover, the awards, the totals; then the end of the match, or the next deal."""
+    game = state.game
+    variant = game.variant
+    leftover_team: int | None = None
+    leftover = list(state.table)
+    if leftover and variant.leftover == "last_capturer" and state.last_capturer >= 0:
+        leftover_team = game.players.team_of[state.last_capturer]
+        state.piles[leftover_team].extend(leftover)
+        state.table = []
+    piles = [tuple(p) for p in state.piles]
+    scores = state.deal_scores
+    first_award = len(scores)  # bonuses come first in deal_scores, then the awards
+    for award in variant.awards:
+        for team, points in award.entries(piles, state.deal_no):
+            scores.append((award.name, team, points))
+            if team is not None:
+                state.deal_points[team] += points
+    for t, points in enumerate(state.deal_points):
+        state.totals[t] += points
+    match = variant.match
+    over, winner = match.winner(state.totals, state.deal_no)
+    if state.events is not None:
+        state._log(
+            DealEnd(
+                state.deal_no,
+                {"team": leftover_team, "cards": state._ids(leftover)},
+                [{"name": n, "team": t, "points": p} for n, t, p in scores[first_award:]],
+                list(state.deal_points),
+                list(state.totals),
+            )
+        )
+    # An instant win by the leftover still closes the deal (awards, totals) before the match ends.
+    if leftover_team is not None and instant_win(state, leftover_team):
+        if state.observer is not None:
+            state.observer(state)
+        return
+    if over:
+        state.over = True
+        state.winner = winner
+        best = max(state.totals)
+        if winner is None:
+            state.end_reason = (Reason.DRAW, "")
+        elif match.target is not None and best >= match.target:
+            state.end_reason = (Reason.TARGET, "")
+        else:
+            state.end_reason = (Reason.DEALS, "")
+        state._log(MatchEnd(list(state.totals), winner))
+    if state.observer is not None:
+        state.observer(state)
+    if over:
+        return
+    if game.players.rotation == "next":
+        state.dealer = (state.dealer + 1) % game.num_players
+    state.deal_no += 1
+    state._deal_pending = True
+    if state.auto_deal:
+        state._resolve_chance()
+
+
+def chance_outcome(state: State, seed: int | None = None) -> ChanceOutcome:
+    """The outcome of the chance step due now: see :meth:`State.chance_outcome <piglia.state.State.chance_outcome>`."""
+    phase = state.phase
+    game = state.game
+    rules = game.deal_rules
+    n = game.num_players
+    if phase is Phase.DEAL:
+        misdeals: list[tuple[int, ...]] = []
+        for attempt in range(MAX_REDEALS):
+            hands, table, stock = shuffle_deal(
+                state.seed if seed is None else seed,
+                state.deal_no,
+                attempt,
+                deck_size=len(game.variant.deck),
+                players=n,
+                dealer=state.dealer,
+                hand=rules.hand,
+                table=rules.table,
+            )
+            if state.is_misdeal(table):
+                misdeals.append(tuple(table))
+                continue
+            return DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), tuple(misdeals))
+        raise PigliaError(f"the redeal condition held {MAX_REDEALS} times in a row; it can never be met")
+    if phase is Phase.REFILL:
+        stock = list(state.stock)
+        if seed is not None:
+            random.Random(f"piglia/{seed}/refill/{state.deal_no}/{len(stock)}").shuffle(stock)
+        new: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(rules.hand):
+            for k in range(n):
+                new[(state.dealer + 1 + k) % n].append(stock[pos])
+                pos += 1
+        return RefillOutcome(tuple(map(tuple, new)))
+    raise PigliaError(f"no chance step here: the phase is {phase.value}")
+
+
+def check_deal(state: State, outcome: DealOutcome) -> None:
+    """Raise :class:`PigliaError` unless ``outcome`` is a deal the rules allow now (sizes, no card twice, no
+    table the rules redeal)."""
+    rules = state.game.deal_rules
+    if len(outcome.hands) != state.game.num_players:
+        raise PigliaError(f"a deal gives one hand to each of the {state.game.num_players} seats")
+    if any(len(h) != rules.hand for h in outcome.hands) or len(outcome.table) != rules.table:
+        raise PigliaError(f"a deal gives {rules.hand} cards to each seat and {rules.table} to the table")
+    dealt = [c for h in outcome.hands for c in h] + list(outcome.table) + list(outcome.stock)
+    if len(set(dealt)) != len(dealt) or not all(0 <= c < len(state.game.variant.deck) for c in dealt):
+        raise PigliaError("the same card is dealt twice")
+    if state.is_misdeal(outcome.table):
+        raise PigliaError(f"this opening table must be redealt ({rules.redeal_reason})")

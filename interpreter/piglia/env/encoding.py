@@ -1,0 +1,198 @@
+"""Observations and actions: what an agent sees as numbers, and how an action index becomes a move.
+
+Everything here reads one :class:`~piglia.state.SeatView` (what the acting seat may know) and the legal moves of
+that seat: never another hand, never the stock order. The layout is documented in docs/rl.md; in short, with
+``D`` cards in the deck, ``n`` seats and ``T`` teams, the observation is one float32 vector:
+
+==============================  ========  =======================================================================
+block                           size      meaning
+==============================  ========  =======================================================================
+card planes                     5 x D     one-hot location of every card as this seat knows it: own hand, table,
+                                          own side's pile, other sides' piles, unseen (others' hands and stock)
+extras (reserved)               3 x D     pile tops, builds, declared hands: zero until the engine has those
+                                          mechanics; reserved now so the layout does not move when they come
+stock                           1         cards left in the stock / D
+hand sizes                      n         cards in each seat's hand / cards dealt per hand, from this seat on
+to move                         n         one-hot: which seat moves, counted from this seat (0 = this seat)
+dealer                          n         one-hot: the dealer, counted from this seat
+match totals                    T         each team's match total / match target, own team first
+deal points                     T         each team's points so far this deal / match target, own team first
+==============================  ========  =======================================================================
+
+Actions are ``card * slots + choice`` with ``slots = 1 + capture_slots``: choice 0 lays the card on the table
+without capturing; choices 1.. are that card's legal captures in canonical rank order (most cards first, then
+by the captured cards' deck indexes). Captures ranked beyond the last slot are not offered (see
+:meth:`Encoder.actions`); with the default 7 capture slots that is under 1% of turns in the variants with the
+most capture choices and never in most built-in variants (docs/rl.md gives the measured rates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from gymnasium import spaces
+
+from piglia.moves import Move
+from piglia.state import Game, SeatView
+
+__all__ = ["DEFAULT_CAPTURE_SLOTS", "Encoder", "Layout", "capture_rank"]
+
+DEFAULT_CAPTURE_SLOTS = 7
+CARD_PLANES = ("hand", "table", "own_pile", "other_piles", "unseen")
+EXTRA_PLANES = ("pile_top", "builds", "declared")  # reserved, zero-filled (see the module text)
+DEFAULT_SCALE = 11  # scores are divided by the match target; a match played for a number of deals uses 11
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each block of the observation vector starts and how long it is (``blocks[name] = (start, size)``)."""
+
+    blocks: dict[str, tuple[int, int]]
+    size: int
+
+    def slice(self, name: str) -> slice:
+        """The slice of the observation vector holding block ``name``."""
+        start, size = self.blocks[name]
+        return slice(start, start + size)
+
+
+def capture_rank(move: Move) -> tuple[int, tuple[int, ...]]:
+    """The canonical order of one card's captures: most cards taken first, then by the taken cards' deck indexes."""
+    return (-len(move.captured), tuple(c.index for c in move.captured))
+
+
+class Encoder:
+    """Observation vectors, action masks and the action <-> move mapping for one game (variant and player count).
+
+    ``capture_slots`` is the number of capture choices per card (at least 1); the action space has
+    ``deck size * (1 + capture_slots)`` actions.
+    """
+
+    def __init__(self, game: Game, capture_slots: int = DEFAULT_CAPTURE_SLOTS) -> None:
+        if capture_slots < 1:
+            raise ValueError(f"capture_slots must be at least 1, not {capture_slots}")
+        self.game = game
+        self.deck_size = len(game.variant.deck)
+        self.num_players = game.num_players
+        self.num_teams = game.num_teams
+        self.capture_slots = capture_slots
+        self.slots = 1 + capture_slots
+        self.num_actions = self.deck_size * self.slots
+        self.hand_size = max(1, game.deal_rules.hand)
+        self.score_scale = float(game.variant.match.target or DEFAULT_SCALE)
+        d, n, t = self.deck_size, self.num_players, self.num_teams
+        sizes = [
+            ("cards", len(CARD_PLANES) * d),
+            ("extras", len(EXTRA_PLANES) * d),
+            ("stock", 1),
+            ("hand_sizes", n),
+            ("to_move", n),
+            ("dealer", n),
+            ("totals", t),
+            ("deal_points", t),
+        ]
+        blocks: dict[str, tuple[int, int]] = {}
+        start = 0
+        for name, size in sizes:
+            blocks[name] = (start, size)
+            start += size
+        self.layout = Layout(blocks, start)
+        low = np.zeros(start, dtype=np.float32)
+        high = np.ones(start, dtype=np.float32)
+        high[self.layout.slice("hand_sizes")] = d / self.hand_size
+        # scores may be negative in a rule file with penalties and are not bounded by the target
+        low[self.layout.slice("totals")] = low[self.layout.slice("deal_points")] = -np.inf
+        high[self.layout.slice("totals")] = high[self.layout.slice("deal_points")] = np.inf
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.num_actions)
+
+    # -- observations ------------------------------------------------------------------------------------------
+
+    def observation(self, view: SeatView) -> np.ndarray:
+        """The observation vector of ``view``'s seat (see the module text for the layout)."""
+        d, n, t = self.deck_size, self.num_players, self.num_teams
+        obs = np.zeros(self.layout.size, dtype=np.float32)
+        # card planes: plane p of card c is obs[p * d + c]
+        for card in view.hand:
+            obs[card.index] = 1.0
+        for card in view.table:
+            obs[d + card.index] = 1.0
+        for team, pile in enumerate(view.piles):
+            base = 2 * d if team == view.team else 3 * d
+            for card in pile:
+                obs[base + card.index] = 1.0
+        for card in view.unseen:
+            obs[4 * d + card.index] = 1.0
+        # the extras block stays zero (reserved)
+        at = self.layout.blocks["stock"][0]
+        obs[at] = view.stock_size / d
+        at += 1
+        seat = view.seat
+        for k in range(n):
+            obs[at + k] = view.hand_sizes[(seat + k) % n] / self.hand_size
+        at += n
+        obs[at + (view.to_move - seat) % n] = 1.0
+        at += n
+        obs[at + (view.dealer - seat) % n] = 1.0
+        at += n
+        for k in range(t):
+            obs[at + k] = view.totals[(view.team + k) % t] / self.score_scale
+            obs[at + t + k] = view.deal_points[(view.team + k) % t] / self.score_scale
+        return obs
+
+    # -- actions -----------------------------------------------------------------------------------------------
+
+    def actions(self, moves: Sequence[Move]) -> dict[int, Move]:
+        """The action index of each legal move that has one: ``{action: move}``.
+
+        Per card, laying it without a capture (when legal) is choice 0; its captures, ranked by
+        :func:`capture_rank`, take choices 1 to ``capture_slots``. Captures ranked beyond the last slot get no
+        action: they are not offered. Every card that may be played keeps at least one action, so an agent can
+        always move, and the mapping is one to one on the moves it keeps.
+        """
+        by_card: dict[int, list[Move]] = {}
+        out: dict[int, Move] = {}
+        for move in moves:
+            if move.captured:
+                by_card.setdefault(move.card.index, []).append(move)
+            else:
+                out[move.card.index * self.slots] = move
+        for card, captures in by_card.items():
+            base = card * self.slots + 1
+            captures.sort(key=capture_rank)
+            for k, move in enumerate(captures[: self.capture_slots]):
+                out[base + k] = move
+        return out
+
+    def mask(self, actions: dict[int, Move]) -> np.ndarray:
+        """The action mask (int8, 1 for a legal action) of the mapping returned by :meth:`actions`."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        if actions:
+            mask[list(actions)] = 1
+        return mask
+
+    def no_actions(self) -> np.ndarray:
+        """The all-zero mask of a seat that is not to move."""
+        return np.zeros(self.num_actions, dtype=np.int8)
+
+    def action_of(self, move: Move, moves: Sequence[Move]) -> int | None:
+        """The action index of ``move`` among the legal ``moves``, or None if it has none (dropped or illegal)."""
+        for action, candidate in self.actions(moves).items():
+            if candidate == move:
+                return action
+        return None
+
+    def describe(self, action: int) -> str:
+        """An action index in words: ``7d lay`` or ``7d capture #2``."""
+        if not 0 <= action < self.num_actions:
+            return f"action {action} (out of range 0..{self.num_actions - 1})"
+        card, choice = divmod(action, self.slots)
+        name = self.game.variant.deck.cards[card].id
+        return f"{name} lay" if choice == 0 else f"{name} capture #{choice}"

@@ -1,0 +1,177 @@
+"""Parallel forms: a PettingZoo ParallelEnv of one match, and a NumPy batch of matches for fast rollouts.
+
+:class:`PigliaParallelEnv` is the turn-based game in the ParallelEnv API: every live agent gets an observation and
+sends an action each step, and only the action of the seat to move is played (the others' masks are all zero and
+their actions are ignored), the convention of PettingZoo's turn-based conversions.
+
+:class:`VectorEnv` plays ``num_envs`` matches side by side for self-play rollouts: one call returns the stacked
+observations and masks of the seat to move in every match, and one call plays one action in each. A match that
+ends is started again at once with the next seed, so every row always has a seat to move.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import ParallelEnv
+
+from piglia.env.aec import Observation, PigliaEnv, deal_rewards, make_game
+from piglia.env.encoding import DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.moves import Move
+from piglia.state import State
+from piglia.variant import Variant
+
+__all__ = ["PigliaParallelEnv", "VectorEnv", "parallel_env"]
+
+
+class PigliaParallelEnv(ParallelEnv[str, Observation, int]):  # type: ignore[misc]  # no type hints upstream
+    """One match per episode in the ParallelEnv API; the options are those of :class:`~piglia.env.aec.PigliaEnv`."""
+
+    metadata: ClassVar[dict[str, Any]] = {"name": "piglia_parallel_v0", "render_modes": ["human", "ansi"]}
+
+    def __init__(self, variant: str | Variant, players: int | None = None, **options: Any) -> None:
+        self.aec = PigliaEnv(variant, players, **options)
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.render_mode = self.aec.render_mode
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The same Dict space as the AEC environment's."""
+        return self.aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The same Discrete space as the AEC environment's."""
+        return self.aec.action_space(agent)
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        """Start a match; every agent's observation (only the seat to move has a non-zero mask)."""
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return {a: self.aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[dict[str, Observation], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]]:
+        """Play the action of the agent to move (the other agents' actions are ignored)."""
+        aec = self.aec
+        mover = aec.agent_selection
+        if mover not in actions:
+            raise ValueError(f"{mover} is to move but sent no action")
+        aec.step(actions[mover])
+        agents = self.agents
+        observations = {a: aec.observe(a) for a in agents}
+        rewards = {a: float(aec.rewards[a]) for a in agents}
+        terminations = {a: bool(aec.terminations[a]) for a in agents}
+        truncations = {a: bool(aec.truncations[a]) for a in agents}
+        infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+        if any(terminations.values()) or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    @property
+    def game_state(self) -> State:
+        """The engine's position (for tools, not agents)."""
+        return self.aec.game_state
+
+    def render(self) -> str | None:
+        """As the AEC environment renders."""
+        return self.aec.render()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def parallel_env(variant: str | Variant, players: int | None = None, **options: Any) -> PigliaParallelEnv:
+    """The ParallelEnv form of :func:`piglia.env.env` (same options)."""
+    return PigliaParallelEnv(variant, players, **options)
+
+
+class VectorEnv:
+    """``num_envs`` matches of one game stepped together, for fast self-play rollouts with NumPy.
+
+    Each row is one match; ``seats[i]`` is the seat to move in row ``i``, and ``observations[i]`` and
+    ``masks[i]`` are that seat's (its view only). :meth:`step` takes one action per row and returns the rewards
+    of every seat of every row (shape ``(num_envs, players)``, as the AEC environment gives them) and which rows
+    ended a match; an ended row has already begun its next match, whose first observation is returned.
+    """
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        num_envs: int,
+        players: int | None = None,
+        *,
+        capture_slots: int = DEFAULT_CAPTURE_SLOTS,
+        deal_reward: float = 0.0,
+    ) -> None:
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        self.game = make_game(variant, players)
+        self.encoder = Encoder(self.game, capture_slots)
+        self.num_envs = num_envs
+        self.deal_reward = float(deal_reward)
+        self.observation_space = self.encoder.observation_space
+        self.action_space = self.encoder.action_space
+        self._rng = random.Random()
+        self.states: list[State] = []
+        self._legal: list[dict[int, Move]] = []
+        self.seats = np.zeros(num_envs, dtype=np.int64)
+
+    def _start(self, row: int) -> None:
+        state = self.game.new_match(self._rng.getrandbits(62), log=False)
+        if row < len(self.states):
+            self.states[row] = state
+        else:
+            self.states.append(state)
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        enc = self.encoder
+        obs = np.empty((self.num_envs, enc.layout.size), dtype=np.float32)
+        masks = np.zeros((self.num_envs, enc.num_actions), dtype=np.int8)
+        self._legal = []
+        for row, state in enumerate(self.states):
+            seat = state.current_seat
+            self.seats[row] = seat
+            obs[row] = enc.observation(state.view(seat))
+            legal = enc.actions(state.legal_moves())
+            self._legal.append(legal)
+            masks[row, list(legal)] = 1
+        return obs, masks
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Start ``num_envs`` matches; the observations ``(num_envs, size)`` and masks ``(num_envs, actions)``.
+
+        The match seeds are drawn from a generator seeded with ``seed``: the same seed, the same matches.
+        """
+        self._rng = random.Random(seed)
+        self.states = []
+        for row in range(self.num_envs):
+            self._start(row)
+        return self._observe()
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play one action per row: ``(observations, masks, rewards, done)`` (see the class text)."""
+        if len(self.states) != self.num_envs:
+            raise RuntimeError("call reset() before step()")
+        rewards = np.zeros((self.num_envs, self.game.num_players), dtype=np.float32)
+        done = np.zeros(self.num_envs, dtype=bool)
+        for row, state in enumerate(self.states):
+            action = int(actions[row])
+            move = self._legal[row].get(action)
+            if move is None:
+                raise ValueError(f"row {row}: action {action} ({self.encoder.describe(action)}) is not legal")
+            before = list(state.totals)
+            state.push(move)
+            shaped = deal_rewards(self.game, before, state.totals, self.deal_reward)
+            if state.is_terminal():
+                shaped = [s + r for s, r in zip(shaped, state.returns(), strict=True)]
+                done[row] = True
+                self._start(row)
+            rewards[row] = shaped
+        obs, masks = self._observe()
+        return obs, masks, rewards, done

@@ -1,0 +1,62 @@
+"""Scoring a play: the one place that builds a bonus's scope and scores the bonuses of a play.
+
+The scope is built from the position *before* the play and the play itself, so the very same code serves
+playing a move (:meth:`State.push_raw <piglia.state.State.push_raw>`) and valuing one without playing it
+(:meth:`State.bonus_points <piglia.state.State.bonus_points>`). Only what some bonus of the variant reads is
+built; the rest of the scope stays empty (nobody looks at it), which spares copying the hand, the pile and the
+table on every play.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from piglia.contexts import BonusEnv
+
+if TYPE_CHECKING:
+    from piglia.state import State
+
+__all__ = ["score_play"]
+
+
+def score_play(
+    state: State, card: int, captured: tuple[int, ...], kind: str, team: int, last_play: bool
+) -> list[tuple[str, int]]:
+    """The bonuses (name, points), in the variant's order, that the seat to move (of ``team``) scores by playing
+    ``card`` to take ``captured`` (by capture ``kind``); ``last_play``: it is the last card of the deal.
+
+    Bonuses on captures only (the default) are not checked for a placement; with none ``on: play``, a
+    placement builds no scope at all.
+    """
+    game = state.game
+    bonuses = game.variant.bonuses
+    if not bonuses or not (captured or game.bonus_on_play):
+        return []
+    seat = state.to_move
+    table = state.table
+    if game.reads_table_after:
+        table_after = tuple([c for c in table if c not in captured]) if captured else (*table, card)
+    else:
+        table_after = ()
+    pile: tuple[int, ...] = ()
+    if game.reads_pile:
+        pile = (*state.piles[team], card, *captured) if captured else tuple(state.piles[team])
+    env = BonusEnv(
+        card,
+        captured,
+        tuple(table) if game.reads_table_before else (),
+        table_after,
+        state.previous,
+        last_play,
+        seat,
+        team,
+        kind,
+        tuple([c for c in state.hands[seat] if c != card]) if game.reads_hand else (),
+        pile,
+        state.deal_no,
+    )
+    scored = []
+    for b in bonuses:
+        if (captured or b.on_play) and b.when(env):
+            scored.append((b.name, int(b.points(env))))
+    return scored

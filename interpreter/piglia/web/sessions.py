@@ -1,0 +1,174 @@
+"""Matches in progress on the web table: one :class:`GameSession` per match, kept in a bounded :class:`GameStore`.
+
+A session is one person at one seat against AI players (their partner too, at four seats). The AI seats play
+by themselves, synchronously, right after the match starts and after each of the person's moves, until it is
+the person's turn again or the match is over: a session is a function of its rules, seed and the person's
+moves, which keeps tests deterministic. Ids are unguessable (``secrets.token_urlsafe``); the store holds at
+most ``max_games`` sessions and forgets one unused for ``max_age`` seconds.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from piglia.errors import IllegalMoveError, PigliaError
+from piglia.moves import Move
+from piglia.players import Player, make_player
+from piglia.state import Game, State
+from piglia.variant import Variant
+
+__all__ = ["AI_PLAYERS", "GameSession", "GameStore", "MoveRefused", "NotYourTurn"]
+
+# The strengths a web client may choose: built-in names only (a module:Class name would import code).
+AI_PLAYERS = ("greedy", "ismcts", "random")
+
+
+class MoveRefused(PigliaError):
+    """A move the rules do not allow, or one that cannot be read; the message says why."""
+
+
+class NotYourTurn(PigliaError):
+    """A move sent when it is not the person's turn, or after the match ended."""
+
+
+@dataclass
+class GameSession:
+    """One match: the full state (kept on the server), the person's seat and the AI players of the others."""
+
+    id: str
+    variant: Variant
+    state: State
+    seat: int
+    players: dict[int, Player]
+    opponents: str
+    lang: str
+    uploaded: bool = False
+    created: float = field(default_factory=time.monotonic)
+    used: float = field(default_factory=time.monotonic)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def game(self) -> Game:
+        """The rules for this match's player count."""
+        return self.state.game
+
+    def advance(self) -> None:
+        """Let the AI seats play until it is the person's turn or the match is over."""
+        state = self.state
+        while not state.is_terminal() and state.current_seat != self.seat:
+            seat = state.current_seat
+            moves = state.legal_moves()
+            move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
+            state.push(move)
+
+    def play(self, move: int | str) -> Move:
+        """Play the person's move, given by its index in the legal moves or by its notation; then the AIs'."""
+        state = self.state
+        if state.is_terminal():
+            raise NotYourTurn("the match is over")
+        if state.current_seat != self.seat:
+            raise NotYourTurn(f"it is seat {state.current_seat}'s turn, not yours")
+        moves = state.legal_moves()
+        if isinstance(move, int):
+            if not 0 <= move < len(moves):
+                raise MoveRefused(f"no legal move {move}: the legal moves are numbered 0 to {len(moves) - 1}")
+            chosen = moves[move]
+        else:
+            try:
+                chosen = Move.parse(move, self.variant.deck)
+            except PigliaError as exc:
+                raise MoveRefused(str(exc)) from None
+        try:
+            state.push(chosen)
+        except IllegalMoveError as exc:
+            raise MoveRefused(str(exc)) from None
+        self.advance()
+        return chosen
+
+
+class GameStore:
+    """The sessions in memory: bounded in number and in idle time, thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        max_games: int = 200,
+        max_age: float = 6 * 3600,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.max_games = max_games
+        self.max_age = max_age
+        self.clock = clock
+        self._games: OrderedDict[str, GameSession] = OrderedDict()  # least recently used first
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def create(
+        self,
+        variant: Variant,
+        *,
+        players: int | None,
+        seat: int,
+        opponents: str,
+        seed: int | None,
+        lang: str,
+        uploaded: bool = False,
+    ) -> GameSession:
+        """Start a match (the AIs play up to the person's first turn) and keep it; :class:`PigliaError` if the
+        request does not fit the rules (a player count the variant does not allow, a seat out of range...)."""
+        if opponents not in AI_PLAYERS:
+            raise PigliaError(f"unknown opponents {opponents!r}; choose one of: {', '.join(AI_PLAYERS)}")
+        game = Game(variant, players)
+        if not 0 <= seat < game.num_players:
+            raise PigliaError(f"seat must be from 0 to {game.num_players - 1}")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000_000)
+        ais = {s: make_player(opponents, seed * 16 + s) for s in range(game.num_players) if s != seat}
+        now = self.clock()
+        session = GameSession(
+            id=secrets.token_urlsafe(16),
+            variant=variant,
+            state=game.new_match(seed),
+            seat=seat,
+            players=ais,
+            opponents=opponents,
+            lang=lang,
+            uploaded=uploaded,
+            created=now,
+            used=now,
+        )
+        session.advance()
+        with self._lock:
+            self._expire(now)
+            while len(self._games) >= self.max_games:
+                self._games.popitem(last=False)  # the least recently used match makes room
+            self._games[session.id] = session
+        return session
+
+    def get(self, game_id: str) -> GameSession | None:
+        """The session with this id, if it is still kept; using it keeps it alive."""
+        now = self.clock()
+        with self._lock:
+            self._expire(now)
+            session = self._games.get(game_id)
+            if session is not None:
+                session.used = now
+                self._games.move_to_end(game_id)
+            return session
+
+    def _expire(self, now: float) -> None:
+        stale = [k for k, s in self._games.items() if now - s.used > self.max_age]
+        for k in stale:
+            del self._games[k]
+
+    def stats(self) -> dict[str, Any]:
+        """How many matches are kept, and the bounds."""
+        return {"games": len(self._games), "max_games": self.max_games, "max_age": self.max_age}

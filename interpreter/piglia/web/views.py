@@ -1,0 +1,252 @@
+"""What the web table sends a client: one seat's view of a match as JSON, built only from public information.
+
+A client is a seat. It gets :meth:`State.view` of its seat (its own hand, the table, pile sizes, hand sizes,
+the stock's size), the legal moves when it is its turn (each with what it would score), the public events of
+the match (the record's events without the hands, the stock and the seed) and, for every finished deal, the
+score sheet with the counts behind every award (cards 23-17) computed from the piles the events show.
+
+Nothing here names a game: suits are drawn by looks read from ``variants/suit-looks.json`` or a suit's own
+``props: {look: ...}``, and award counts come from each award's own compiled expressions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from typing import Any
+
+from piglia.cards import Deck
+from piglia.contexts import AwardEnv
+from piglia.locales import Catalog
+from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
+from piglia.resources import data_dir
+from piglia.state import Event, State
+from piglia.variant import Variant
+
+__all__ = [
+    "LOOKS",
+    "AwardCounter",
+    "deal_piles",
+    "deck_json",
+    "label",
+    "move_marks",
+    "public_event",
+    "sheet_json",
+    "suit_looks",
+]
+
+LOOKS = ("disc", "cup", "sword", "baton", "heart", "diamond", "club", "spade")
+
+
+def label(name: str) -> str:
+    """A rule file's name for a bonus or an award, readable: ``two_of_a_kind`` -> ``two of a kind``."""
+    return name.replace("_", " ")
+
+
+# -- cards ----------------------------------------------------------------------------------------------------
+
+
+@cache
+def _styles() -> dict[str, dict[str, str]]:
+    path = data_dir("variants") / "suit-looks.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}  # drawings are a nicety: without the table every suit gets the plain look
+    styles = data.get("styles", {})
+    return {str(k): {str(n): str(v) for n, v in m.items()} for k, m in styles.items()}
+
+
+def suit_looks(deck: Deck) -> tuple[str, list[str]]:
+    """The drawing style of a deck and the look of each suit (``""``: a plain mark with the suit's id).
+
+    The style is the one whose suit names the deck matches most (names and aliases); a suit's own
+    ``props: {look: ...}`` wins over the table.
+    """
+    styles = _styles()
+
+    def names(i: int) -> list[str]:
+        suit = deck.suits[i]
+        return [suit.name, *suit.aliases]
+
+    best, best_hits = "plain", 0
+    for style, table in styles.items():
+        hits = sum(1 for i in range(len(deck.suits)) if any(n in table for n in names(i)))
+        if hits > best_hits:
+            best, best_hits = style, hits
+    table = styles.get(best, {})
+    looks = []
+    for i, suit in enumerate(deck.suits):
+        own = suit.props.get("look")
+        if isinstance(own, str) and own in LOOKS:
+            looks.append(own)
+        else:
+            looks.append(next((table[n] for n in names(i) if n in table), ""))
+    return best, looks
+
+
+def deck_json(deck: Deck, msg: Catalog) -> dict[str, Any]:
+    """The deck for drawing cards: public knowledge (every card of the variant), never where a card is."""
+    style, looks = suit_looks(deck)
+    return {
+        "style": style,
+        "suits": [{"name": s.name, "id": s.id, "look": looks[s.index]} for s in deck.suits],
+        "cards": {
+            c.id: {
+                "rank": c.rank.id,
+                "suit": c.suit.index,
+                "value": c.rank.value,
+                "court": c.rank.court,
+                "name": msg("card", rank=c.rank.name, suit=c.suit.name),
+            }
+            for c in deck.cards
+        },
+    }
+
+
+# -- events ---------------------------------------------------------------------------------------------------
+
+
+def public_event(event: Event) -> Event | None:
+    """An event as every seat may see it: the hands dealt become their sizes, the seed goes; None to drop."""
+    kind = event.get("event")
+    if kind == "header":
+        return {"event": "header", "variant": event["variant"], "players": event["players"], "teams": event["teams"]}
+    if kind in ("deal", "refill"):
+        out = {k: v for k, v in event.items() if k != "hands"}
+        out["hand_sizes"] = [len(h) for h in event["hands"]]
+        return out
+    if kind in ("misdeal", "play", "opening", "deal_end", "match_end"):
+        return dict(event)
+    return None  # an event kind this module does not know: hidden until someone says it is public
+
+
+def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, deal: int) -> list[list[str]]:
+    """Each team's pile at the end of ``deal``, read from the public events (captures, openings, leftover)."""
+    piles: list[list[str]] = [[] for _ in range(num_teams)]
+    for e in events:
+        if e.get("deal") != deal:
+            continue
+        kind = e["event"]
+        if kind == "play" and e["captured"]:
+            piles[team_of[e["player"]]] += [e["card"], *e["captured"]]
+        elif kind == "opening" and e["captured"]:
+            piles[team_of[e["player"]]] += e["captured"]
+        elif kind == "deal_end" and e["leftover"]["team"] is not None:
+            piles[e["leftover"]["team"]] += e["leftover"]["cards"]
+    return piles
+
+
+# -- score sheets ---------------------------------------------------------------------------------------------
+
+
+class AwardCounter:
+    """The counts behind a variant's awards (the values compared, who holds a card), computed with each award's
+    own compiled expressions; an award of a form this module does not know is given without counts."""
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+
+    def counts(self, piles: Sequence[Sequence[str]], deal: int) -> dict[str, dict[str, Any]]:
+        """Per award: ``form``, per team ``values`` (list of numbers, or ``holds`` for a card) and ``eligible``."""
+        deck = self.variant.deck
+        envs = [AwardEnv(tuple(deck.by_id[c].index for c in pile), team, deal) for team, pile in enumerate(piles)]
+        out: dict[str, dict[str, Any]] = {}
+        for award in self.variant.awards:
+            entry: dict[str, Any] = {"form": ""}
+            try:
+                if isinstance(award, AwardForm) and award.eligible_fn is not None:
+                    entry["eligible"] = [bool(award.eligible_fn(env)) for env in envs]
+                if isinstance(award, MostAward):
+                    entry["form"] = "most"
+                    entry["values"] = [[int(f(env)) for f in award.most_fns] for env in envs]
+                elif isinstance(award, ScoreAward):
+                    entry["form"] = "score"
+                    entry["values"] = [[int(award.score.fn(env))] for env in envs]
+                elif isinstance(award, HolderAward):
+                    card = deck.cards[award.holder].id
+                    entry.update(form="holder", card=card, holds=[card in pile for pile in piles])
+            except Exception:  # counts are an explanation: an expression that fails here must not lose the sheet
+                entry = {"form": ""}
+            out[award.name] = entry
+        return out
+
+
+@cache
+def _counter(variant: Variant) -> AwardCounter:
+    return AwardCounter(variant)
+
+
+def sheet_json(variant: Variant, events: Sequence[Event], team_of: Sequence[int], num_teams: int, end: Event) -> Any:
+    """The end-of-deal score sheet: every bonus and award with its team, points and the counts behind it."""
+    deal = end["deal"]
+    piles = deal_piles(events, team_of, num_teams, deal)
+    counts = _counter(variant).counts(piles, deal)
+    awards = []
+    for a in end["awards"]:
+        awards.append({**a, "label": label(a["name"]), **counts.get(a["name"], {"form": ""})})
+    return {
+        "deal": deal,
+        "bonuses": bonus_tally(events, team_of, deal),
+        "awards": awards,
+        "leftover": end["leftover"],
+        "pile_sizes": [len(p) for p in piles],
+        "points": end["points"],
+        "totals": end["totals"],
+    }
+
+
+def bonus_tally(events: Sequence[Event], team_of: Sequence[int], deal: int) -> list[dict[str, Any]]:
+    """The bonuses scored in ``deal`` so far, per name and team: how many times and how many points."""
+    tally: dict[tuple[str, int], list[int]] = {}
+    for e in events:
+        if e.get("deal") != deal:
+            continue
+        if e["event"] == "play":
+            for b in e["bonuses"]:
+                got = tally.setdefault((b["name"], team_of[e["player"]]), [0, 0])
+                got[0] += 1
+                got[1] += b["points"]
+        elif e["event"] == "opening":
+            got = tally.setdefault((e["name"], team_of[e["player"]]), [0, 0])
+            got[0] += 1
+            got[1] += e["points"]
+    return [
+        {"name": name, "label": label(name), "team": team, "count": n, "points": p}
+        for (name, team), (n, p) in tally.items()
+    ]
+
+
+# -- moves ----------------------------------------------------------------------------------------------------
+
+
+def move_marks(state: State) -> list[dict[str, Any]]:
+    """The legal moves of the seat to move, each with what it scores at once: its bonuses (played on a copy of
+    the position, so the names are the engine's own) and whether it clears the table."""
+    cards = state.game.variant.deck.cards
+    out: list[dict[str, Any]] = []
+    table = state.table
+    for index, (raw, move) in enumerate(zip(state.raw_moves(), state.legal_moves(), strict=True)):
+        card, captured = raw
+        bonuses: list[dict[str, Any]] = []
+        if captured or state.game.bonus_on_play:
+            trial = state.clone()
+            before = len(trial.events or [])
+            trial.push_raw(raw)
+            play = next(e for e in (trial.events or [])[before:] if e["event"] == "play")
+            bonuses = [{**b, "label": label(b["name"])} for b in play["bonuses"]]
+        kind = state.game.variant.capture.kind_of(card, table, captured) if captured else ""
+        out.append(
+            {
+                "index": index,
+                "notation": str(move),
+                "card": cards[card].id,
+                "captured": [cards[c].id for c in captured],
+                "kind": kind,
+                "bonuses": bonuses,
+                "points": sum(b["points"] for b in bonuses),
+                "clears_table": bool(captured) and len(captured) == len(table),
+            }
+        )
+    return out

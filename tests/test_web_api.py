@@ -1,0 +1,444 @@
+"""The web table's JSON API (docs/web.md), through Starlette's test client: the minimal contract, hidden
+information over whole matches, errors, uploads, bounds. Rules facts cite docs/RULES.md."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+import warnings
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install 'piglia[web]'")
+pytest.importorskip("httpx", reason="the test client needs httpx")
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from piglia.cli import main
+from piglia.locales import languages, load_catalog
+from piglia.record import verify_lines
+from piglia.spec import validate_file
+from piglia.web.app import create_app
+from piglia.web.sessions import GameSession, GameStore
+
+BROKEN = "name: broken\nextends: scopa\nawards:\n  coins: {points: 1, most: count(pile where suit == coin)}\n"
+
+
+@pytest.fixture()
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app()) as c:
+        yield c
+
+
+def session_of(client: TestClient, game_id: str) -> GameSession:
+    session: GameSession | None = client.app.state.games.get(game_id)  # type: ignore[attr-defined]
+    assert session is not None
+    return session
+
+
+def new_game(client: TestClient, **body: Any) -> str:
+    r = client.post("/api/games", json={"variant": "scopa", "seat": 0, "opponents": "greedy", "seed": 5, **body})
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+# -- the minimal contract ---------------------------------------------------------------------------------
+
+
+def test_contract_create_then_read_then_move_by_index_and_by_notation(client: TestClient) -> None:
+    r = client.post("/api/games", json={"variant": "scopa", "seat": 0, "opponents": "greedy", "seed": 5, "lang": "fi"})
+    assert r.status_code == 201
+    created = r.json()
+    assert isinstance(created["id"], str)
+    assert created["lang"] == "fi" and "lang_note" not in created  # Finnish, a source page's language
+    # a language with no catalog: English, and the answer says so
+    r = client.post("/api/games", json={"variant": "scopa", "seat": 0, "opponents": "greedy", "seed": 5, "lang": "de"})
+    fallback = r.json()
+    assert fallback["lang"] == "en" and "de" in fallback["lang_note"] and "English" in fallback["lang_note"]
+    game = client.get(f"/api/games/{created['id']}").json()
+    assert game["finished"] is False and game["to_move"] == 0
+    moves = game["legal_moves"]
+    assert moves and [m["index"] for m in moves] == list(range(len(moves)))
+    assert all(isinstance(m["notation"], str) and "points" in m and "bonuses" in m for m in moves)
+    before = len(game["hand"])
+    after = client.post(f"/api/games/{created['id']}/moves", json={"move": 0}).json()
+    assert len(after["hand"]) in (before - 1, 3)  # one card played (or a new hand of 3 dealt)
+    if after["legal_moves"]:
+        notation = after["legal_moves"][-1]["notation"]
+        r = client.post(f"/api/games/{created['id']}/moves", json={"move": notation})
+        assert r.status_code == 200
+        assert any(e["event"] == "play" and e["player"] == 0 for e in r.json()["events"])
+
+
+def test_italian_is_kept_and_players_optional(client: TestClient) -> None:
+    r = client.post("/api/games", json={"variant": "cicera", "seat": 0, "opponents": "random", "seed": 1, "lang": "it"})
+    assert r.status_code == 201 and r.json()["lang"] == "it" and "lang_note" not in r.json()
+    game = client.get(f"/api/games/{r.json()['id']}").json()
+    # B0.1: four players, partners opposite: seat 2 is the person's partner
+    assert game["players"] == 4
+    assert [s["role"] for s in game["seats"]] == ["you", "opponent", "partner", "opponent"]
+    seven = game["deck"]["cards"]["7d"]
+    suit = game["deck"]["suits"][seven["suit"]]["name"]
+    assert seven["name"] == load_catalog("it")("card", rank="7", suit=suit)  # card names in the game's language
+
+
+def test_record_is_refused_while_the_match_runs_and_replays_when_over(client: TestClient) -> None:
+    game_id = new_game(client, seed=9)
+    r = client.get(f"/api/games/{game_id}/record")
+    assert r.status_code == 409 and "over" in r.json()["error"]
+    play_out(client, game_id)
+    r = client.get(f"/api/games/{game_id}/record")
+    assert r.status_code == 200
+    assert 'filename="piglia-scopa-9.jsonl"' in r.headers["content-disposition"]
+    count, errors = verify_lines(r.text.splitlines(), "web.jsonl")
+    assert errors == [] and count == 1
+
+
+# -- hidden information ----------------------------------------------------------------------------------
+
+
+def card_ids(data: Any) -> set[str]:
+    """Every string anywhere in the answer (card ids among them), except the deck's own list of cards."""
+    found: set[str] = set()
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key == "deck":
+                continue
+            found.add(str(key))
+            found |= card_ids(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= card_ids(value)
+    elif isinstance(data, str):
+        found.add(data)
+        found.update(re.split(r"[ x+]+", data))
+    return found
+
+
+def keys_of(data: Any) -> set[str]:
+    if isinstance(data, dict):
+        return set(data) | {k for v in data.values() for k in keys_of(v)}
+    if isinstance(data, list):
+        return {k for v in data for k in keys_of(v)}
+    return set()
+
+
+def check_hidden(client: TestClient, game_id: str, answer: dict[str, Any]) -> None:
+    session = session_of(client, game_id)
+    state = session.state
+    if state.is_terminal():
+        return
+    deck = state.game.variant.deck
+    hidden = {deck.cards[c].id for s, hand in enumerate(state.hands) if s != session.seat for c in hand}
+    hidden |= {deck.cards[c].id for c in state.stock}
+    # earlier deals (and a misdealt table) are history: their cards are shuffled into this deal's hidden ones
+    now = {k: v for k, v in answer.items() if k not in ("events", "sheets")}
+    now["events"] = [e for e in answer["events"] if e.get("deal") == answer["deal"] and e["event"] != "misdeal"]
+    assert not card_ids(now) & hidden, "an answer names a card of another seat's hand or of the stock"
+    assert "seed" not in keys_of(answer) and "hands" not in keys_of(answer)
+    assert answer["hand"] == [deck.cards[c].id for c in state.hands[session.seat]]
+
+
+def play_out(client: TestClient, game_id: str, pick: int = -1, check: bool = False) -> dict[str, Any]:
+    """Play the person's moves (the ``pick``-th legal move each time) to the end of the match."""
+    game: dict[str, Any] = client.get(f"/api/games/{game_id}").json()
+    if check:
+        check_hidden(client, game_id, game)
+    turns = 0
+    while not game["finished"]:
+        assert game["to_move"] == game["seat"], "the AI seats play by themselves"
+        moves = game["legal_moves"]
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": moves[pick % len(moves)]["index"]})
+        assert r.status_code == 200, r.text
+        game = r.json()
+        if check:
+            check_hidden(client, game_id, game)
+            check_hidden(client, game_id, client.get(f"/api/games/{game_id}?since=3").json())
+        turns += 1
+        assert turns < 2000
+    return game
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [("scopa", None, 3), ("cicera", 4, 8), ("scopone", None, 2)])
+def test_whole_matches_never_show_another_hand_the_stock_or_the_seed(
+    client: TestClient, variant: str, players: int | None, seed: int
+) -> None:
+    game_id = new_game(client, variant=variant, players=players, seed=seed)
+    last = play_out(client, game_id, check=True)
+    assert last["finished"] and last["to_move"] is None and last["legal_moves"] == []
+    assert last["result"]["you"] in ("win", "lose", "draw")
+
+
+def test_ids_are_unguessable(client: TestClient) -> None:
+    ids = {new_game(client, seed=1) for _ in range(5)}
+    assert len(ids) == 5
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22,}", i) for i in ids)
+
+
+# -- what a move scores, the running score, the sheet ------------------------------------------------------
+
+
+def first_turn_with(client: TestClient, wanted: Any, variant: str = "scopa") -> tuple[str, dict[str, Any]]:
+    """A new game at the person's first turn of some seed where ``wanted(game)`` holds."""
+    for seed in range(200):
+        game_id = new_game(client, variant=variant, seed=seed)
+        game = client.get(f"/api/games/{game_id}").json()
+        if wanted(game):
+            return game_id, game
+    raise AssertionError("no seed gives the position wanted")
+
+
+def test_S3_1_a_move_that_clears_the_table_is_marked_with_its_bonus(client: TestClient) -> None:
+    game_id, game = first_turn_with(client, lambda g: any(m["clears_table"] for m in g["legal_moves"]))
+    sweep = next(m for m in game["legal_moves"] if m["clears_table"])
+    assert sorted(sweep["captured"]) == sorted(game["table"])
+    # S3.1: clearing the table scores a scopa, 1 point (not the final play: this is the first turn)
+    assert [(b["name"], b["points"]) for b in sweep["bonuses"]] == [("scopa", 1)] and sweep["points"] == 1
+    assert all(m["bonuses"] == [] for m in game["legal_moves"] if not m["clears_table"])
+    after = client.post(f"/api/games/{game_id}/moves", json={"move": sweep["notation"]}).json()
+    # the running score shows the point at once, during the deal
+    mine = after["my_team"]
+    assert after["score"]["running"][mine] >= after["score"]["totals"][mine] + 1
+    assert any(b["name"] == "scopa" and b["team"] == mine for b in after["score"]["bonuses"])
+
+
+def test_S2_4_an_illegal_move_is_refused_with_the_engines_reason(client: TestClient) -> None:
+    def can_capture(g: dict[str, Any]) -> bool:
+        return any(m["captured"] for m in g["legal_moves"])
+
+    game_id, game = first_turn_with(client, can_capture)
+    capture = next(m for m in game["legal_moves"] if m["captured"])
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": capture["card"]})
+    # S2.4: a capture that is available is mandatory
+    assert r.status_code == 422 and "must capture" in r.json()["error"]
+    wrong = [c for c in game["table"] if c not in capture["captured"]]
+    if wrong:
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": f"{capture['card']} x {wrong[0]}"})
+        assert r.status_code == 422 and r.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json()["hand"] == game["hand"]  # nothing was played
+
+
+def test_S3_3_sheet_gives_the_counts_behind_every_award(client: TestClient) -> None:
+    game_id = new_game(client, seed=4)
+    game = client.get(f"/api/games/{game_id}").json()
+    while not game["sheets"]:
+        game = client.post(f"/api/games/{game_id}/moves", json={"move": 0}).json()
+    sheet = game["sheets"][0]
+    awards = {a["name"]: a for a in sheet["awards"]}
+    assert set(awards) == {"cards", "coins", "settebello", "primiera"}
+    cards = [v[0] for v in awards["cards"]["values"]]
+    assert cards == sheet["pile_sizes"] and sum(cards) == 40  # S3.2: the leftover goes to the last capturer
+    # S3.3: most cards wins 1 point; a tie gives it to nobody
+    if cards[0] != cards[1]:
+        assert awards["cards"]["team"] == cards.index(max(cards)) and awards["cards"]["points"] == 1
+    else:
+        assert awards["cards"]["team"] is None
+    coins = [v[0] for v in awards["coins"]["values"]]
+    assert sum(coins) == 10
+    holder = awards["settebello"]
+    assert holder["form"] == "holder" and holder["holds"].count(True) == 1
+    assert holder["team"] == holder["holds"].index(True)
+    assert len(awards["primiera"]["values"]) == 2 and len(awards["primiera"]["eligible"]) == 2
+
+
+# -- errors ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"variant": "no-such-game"}, 422, "built-in variants"),
+        ({"variant": "scopa", "opponents": "os:system"}, 422, "opponents"),
+        ({"variant": "scopa", "opponents": "ismcts:iterations=99999999"}, 422, "opponents"),
+        ({"variant": "scopa", "seat": 2}, 422, "seat must be from 0 to 1"),
+        ({"variant": "scopa", "players": 3}, 422, "not 3"),
+        ({"variant": "scopa", "seed": "five"}, 422, "seed must be a whole number"),
+        ({"rules": 7}, 422, "rules must be the text"),
+    ],
+)
+def test_bad_new_games_get_4xx_json_with_a_message(
+    client: TestClient, body: dict[str, Any], status: int, words: str
+) -> None:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == status and words in r.json()["error"]
+
+
+def test_bad_requests_get_4xx_json_with_a_message(client: TestClient) -> None:
+    r = client.get("/api/games/not-a-game")
+    assert r.status_code == 404 and "no such game" in r.json()["error"]
+    r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    r = client.post("/api/games", json=[1, 2])
+    assert r.status_code == 400
+    assert client.get("/api/nothing-here").json()["error"]
+    game_id = new_game(client)
+    for move, words in ((99, "no legal move 99"), (True, "move must be"), ("zz", "unknown card"), (None, "move must")):
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": move})
+        assert r.status_code == 422 and words in r.json()["error"], (move, r.text)
+    r = client.post(f"/api/games/{game_id}/moves", json={})
+    assert r.status_code == 422
+    r = client.get(f"/api/games/{game_id}?since=x")
+    assert r.status_code == 400
+    play_out(client, game_id)
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": 0})
+    assert r.status_code == 409 and "over" in r.json()["error"]
+
+
+# -- uploaded rule files ---------------------------------------------------------------------------------
+
+
+def test_uploaded_rules_get_the_same_located_errors_as_validate(client: TestClient, tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(BROKEN, encoding="utf-8")
+    expected = [e.format().replace(e.file, "broken.yaml") for e in validate_file(str(path))]
+    assert expected and "awards.coins.most: unknown name 'coin'" in expected[0]
+    r = client.post("/api/rules/check", json={"rules": BROKEN, "rules_name": "broken.yaml"})
+    assert r.status_code == 422
+    errors = r.json()["errors"]
+    assert [e["text"] for e in errors] == expected
+    assert errors[0]["file"] == "broken.yaml" and errors[0]["line"] == 4 and errors[0]["path"] == "awards.coins.most"
+    r = client.post("/api/games", json={"rules": BROKEN, "rules_name": "broken.yaml"})
+    assert r.status_code == 422 and r.json()["errors"][0]["text"] == expected[0]
+
+
+def test_uploaded_rules_extend_only_built_in_variants(client: TestClient) -> None:
+    r = client.post("/api/rules/check", json={"rules": "name: x\nextends: ../../etc/secret.yaml\n", "rules_name": "x"})
+    assert r.status_code == 422
+    assert r.json()["errors"][0]["text"].startswith("x.yaml:2:10: extends: an uploaded rule file can extend only")
+
+
+def test_an_uploaded_variant_is_played_and_recorded(client: TestClient) -> None:
+    rules = "name: scopa-21\ntitle: Scopa to 21\nextends: scopa\nmatch:\n  target: 21\n"
+    r = client.post("/api/rules/check", json={"rules": rules, "rules_name": "scopa-21.yaml"})
+    assert r.status_code == 200 and r.json() == {"ok": True, "name": "scopa-21", "title": "Scopa to 21", "players": [2]}
+    r = client.post(
+        "/api/games", json={"rules": rules, "rules_name": "scopa-21.yaml", "seed": 2, "opponents": "random"}
+    )
+    game_id = r.json()["id"]
+    game = client.get(f"/api/games/{game_id}").json()
+    assert game["match"]["target"] == 21 and game["variant"]["uploaded"] is True
+    last = play_out(client, game_id)
+    assert max(last["result"]["totals"]) >= 21
+    header = json.loads(client.get(f"/api/games/{game_id}/record").text.splitlines()[0])
+    assert header["variant"] == "scopa-21"
+
+
+# -- the page's own needs ---------------------------------------------------------------------------------
+
+
+def test_messages_come_from_the_catalog_with_english_fallback(client: TestClient) -> None:
+    it = client.get("/api/messages?lang=it").json()
+    assert it["lang"] == "it" and it["note"] is None and it["messages"]["new_match"] == "Nuova partita"
+    hu = client.get("/api/messages?lang=hu").json()
+    assert hu["lang"] == "hu" and hu["note"] is None and hu["messages"]["new_match"] == "Új mérkőzés"
+    de = client.get("/api/messages?lang=de").json()
+    assert de["lang"] == "en" and "de" in de["note"] and de["messages"]["new_match"] == "New match"
+    assert client.get("/api/messages?lang=it-IT").json()["lang"] == "it"
+
+
+def test_page_and_its_files_are_served_by_the_app(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and '<meta name="viewport"' in page.text
+    assert not re.search(r"(src|href)=\"https?://", page.text), "nothing is fetched from elsewhere"
+    for name in ("app.js", "cards.js", "style.css"):
+        r = client.get(f"/static/{name}")
+        assert r.status_code == 200 and "http://" not in r.text.replace("http://www.w3.org/2000/svg", "")
+    listed = client.get("/api/variants").json()
+    assert {"scopa", "cicera"} <= {v["name"] for v in listed["variants"]}
+    assert listed["opponents"] == ["greedy", "ismcts", "random"]
+
+
+def test_suits_get_looks_by_deck_style(client: TestClient) -> None:
+    looks = {}
+    for variant in ("scopa", "escoba", "scopa-french"):
+        game = client.get(f"/api/games/{new_game(client, variant=variant)}").json()
+        looks[variant] = (game["deck"]["style"], [s["look"] for s in game["deck"]["suits"]])
+    assert looks["scopa"] == ("italian", ["disc", "cup", "sword", "baton"])
+    assert looks["escoba"] == ("spanish", ["disc", "cup", "sword", "baton"])
+    assert looks["scopa-french"] == ("french", ["diamond", "heart", "club", "spade"])
+
+
+# -- bounds -----------------------------------------------------------------------------------------------
+
+
+def test_the_store_is_bounded_in_number_and_age() -> None:
+    now = [0.0]
+    store = GameStore(max_games=2, max_age=60, clock=lambda: now[0])
+    with TestClient(create_app(store)) as c:
+        a, b = new_game(c), new_game(c)
+        assert c.get(f"/api/games/{a}").status_code == 200  # a is now the most recently used
+        new_game(c)
+        assert len(store) == 2
+        assert c.get(f"/api/games/{b}").status_code == 404  # the least recently used made room
+        assert c.get(f"/api/games/{a}").status_code == 200
+        now[0] = 61
+        assert c.get(f"/api/games/{a}").status_code == 404 and len(store) == 0
+
+
+def test_serve_listens_on_localhost_by_default_and_needs_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piglia.cli import parser
+
+    args = parser().parse_args(["serve"])
+    assert (args.host, args.port) == ("127.0.0.1", 8000)
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the extra were not installed
+    assert main(["serve"]) == 1
+    assert "pip install 'piglia[web]'" in capsys.readouterr().err
+
+
+def test_piglia_serve_serves_the_page_until_stopped() -> None:
+    """The command itself: it starts the server on the port asked for and the page answers there."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root / "interpreter")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "piglia", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as answer:
+                    page = answer.read().decode("utf-8")
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()[1]
+                assert time.monotonic() < deadline, "piglia serve did not answer"
+                time.sleep(0.1)
+        assert '<script src="/static/app.js">' in page
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=10)
+    assert f"http://127.0.0.1:{port}/" in out
+
+
+def test_every_word_the_page_uses_is_in_every_catalog() -> None:
+    """The page asks the catalog for each word by key: each key it names exists in every language's catalog."""
+    script = resources.files("piglia.web").joinpath("static/app.js").read_text(encoding="utf-8")
+    used = set(re.findall(r'\bt\("([a-z_.]+)"', script)) | {f"strength.{o}" for o in ("greedy", "ismcts", "random")}
+    words = re.findall(r'"[a-z-]+": "([a-z_.]+)"', script.split("const words = {", 1)[1].split("};", 1)[0])
+    used |= set(words)
+    assert len(used) > 40
+    for lang in languages():
+        messages = load_catalog(lang).messages
+        missing = sorted(k for k in used if f"web.{k}" not in messages)
+        assert missing == [], f"{lang}: the page uses words its catalog lacks: {missing}"
