@@ -8,7 +8,7 @@ move one sentence saying why it is best. :func:`review` takes the advice given a
 then played, and returns the turns where the player lost the most by that estimate. Nothing here names a
 game: bonus names and card names come from the variant.
 
-The terminal game (``piglia play --coach``, or ``?`` at the prompt) and the web table call these two.
+The terminal game (``piglia play --coach``, or ``?`` at the prompt) calls these two; a web front end can too.
 """
 
 from __future__ import annotations
