@@ -4,6 +4,9 @@ Every shuffle is played twice: once with player A on the first team's seats and 
 the seats swapped. Both games of a pair get the same match seed, hence the same deals to the same seats, so
 the luck of the cards largely cancels out. With more than two teams, A takes the first team and B the rest.
 
+Ctrl-C (or SIGTERM) stops a tournament within a move: the result holds the matches finished, marked
+``interrupted``; worker processes are ended with the run (:mod:`piglia.workers`).
+
 Win rates count a draw as half a win; the 95% interval is Wilson's over all matches played (the paired
 games are positively dependent through their shared deals, so the interval is, if anything, wide).
 
@@ -16,17 +19,17 @@ show (one point a match rarely turns a result) is visible there.
 from __future__ import annotations
 
 import math
-import multiprocessing
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from piglia import interrupt
 from piglia.players import make_player
 from piglia.simulate import match_seed
 from piglia.state import Game
 from piglia.stats import wilson
 from piglia.variant import Variant
+from piglia.workers import WorkerPool
 
 __all__ = ["MatchResult", "Standing", "TournamentResult", "pair_interval", "play_match", "tournament"]
 
@@ -39,6 +42,7 @@ class MatchResult:
     deals: int
     points: list[int]  # per slot, over all deals
     by_name: list[dict[str, int]]  # per slot: award or bonus name -> points
+    pair: int = 0  # the duplicate pair the match belongs to (its shuffles are the pair's)
 
 
 def play_match(game: Game, names: tuple[str, str], seed: int, swapped: bool, player_seed: int) -> MatchResult:
@@ -49,6 +53,7 @@ def play_match(game: Game, names: tuple[str, str], seed: int, swapped: bool, pla
     players = [make_player(names[slot_of_team[team_of[s]]], player_seed * 16 + s) for s in range(game.num_players)]
     state = game.new_match(seed, log=True)
     while not state.over:
+        interrupt.check()  # a stop is noticed between moves: one match may be long
         seat = state.to_move
         moves = state.legal_moves()
         state.push(moves[0] if len(moves) == 1 else players[seat].choose(state.view(seat), moves))
@@ -130,14 +135,20 @@ class TournamentResult:
     standings: list[Standing]
     matches: int = 0
     deals: int = 0
-    pairs: list[tuple[int, int]] = field(default_factory=list)  # per duplicate pair: A's points - B's, deals
+    interrupted: bool = False  # stopped (Ctrl-C, SIGTERM) before the end: these are the matches finished
+    # per duplicate pair index: (A's points - B's, deals, matches folded in so far)
+    by_pair: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """Per complete duplicate pair, in pair order: A's points minus B's, deals (a pair cut short by a stop
+        is left out)."""
+        return [(diff, deals) for _, (diff, deals, n) in sorted(self.by_pair.items()) if n == 2]
 
     def add(self, result: MatchResult) -> None:
-        """Fold in one match (the two matches of a pair come one after the other)."""
-        if self.matches % 2 == 0:
-            self.pairs.append((0, 0))
-        diff, deals = self.pairs[-1]
-        self.pairs[-1] = (diff + result.points[0] - result.points[1], deals + result.deals)
+        """Fold in one match (the matches may come in any order; ``result.pair`` says which pair it is of)."""
+        diff, deals, n = self.by_pair.get(result.pair, (0, 0, 0))
+        self.by_pair[result.pair] = (diff + result.points[0] - result.points[1], deals + result.deals, n + 1)
         self.matches += 1
         self.deals += result.deals
         for slot, st in enumerate(self.standings):
@@ -161,6 +172,7 @@ class TournamentResult:
             "format": "duplicate",
             "matches": self.matches,
             "deals": self.deals,
+            "interrupted": self.interrupted,
             "players": [s.as_dict(self.deals) for s in self.standings],
             "points_per_deal_difference": self.difference(),
         }
@@ -182,7 +194,9 @@ def _init_worker(game: Game) -> None:
 
 def _job(names: tuple[str, str], seed: int, pair: int, swapped: bool, game: Game | None = None) -> MatchResult:
     game = game or _WORKER_GAME[0]
-    return play_match(game, names, match_seed(seed, pair), swapped, pair * 2 + int(swapped))
+    result = play_match(game, names, match_seed(seed, pair), swapped, pair * 2 + int(swapped))
+    result.pair = pair
+    return result
 
 
 def tournament(
@@ -197,7 +211,8 @@ def tournament(
 ) -> TournamentResult:
     """Play ``matches`` matches (rounded up to whole pairs) between ``names[0]`` and ``names[1]``.
 
-    Results depend only on the arguments, not on ``workers``: each match has its own seeds.
+    Results depend only on the arguments, not on ``workers``: each match has its own seeds. Ctrl-C or SIGTERM
+    stops it within a move; the result then holds the matches finished, marked ``interrupted``.
     """
     game = Game(variant, players)
     for name in names:
@@ -205,18 +220,45 @@ def tournament(
     result = TournamentResult(variant.name, game.num_players, seed, [Standing(names[0]), Standing(names[1])])
     pairs = (matches + 1) // 2
     jobs = [(names, seed, k, swapped) for k in range(pairs) for swapped in (False, True)]
-
-    def results() -> Iterator[MatchResult]:
-        if workers <= 1:
-            for job in jobs:
-                yield _job(*job, game=game)
-            return
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(game,)) as pool:
-            yield from pool.map(_job, *zip(*jobs, strict=True), chunksize=2)
-
-    for r in results():
-        result.add(r)
-        if progress is not None:
-            progress(result.matches)
+    with interrupt.StopOnSignals():
+        try:
+            results = _here(jobs, game) if workers <= 1 else _in_workers(jobs, game, workers)
+            for r in results:
+                result.add(r)
+                if progress is not None:
+                    progress(result.matches)
+        except (KeyboardInterrupt, interrupt.Interrupted):
+            result.interrupted = True
     return result
+
+
+def _here(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game) -> Iterator[MatchResult]:
+    for job in jobs:
+        interrupt.check()
+        yield _job(*job, game=game)
+
+
+def _in_workers(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game, workers: int) -> Iterator[MatchResult]:
+    """The matches' results as workers finish them (the totals do not depend on the order)."""
+    # fork: the compiled rules do not pickle; the workers inherit the game.
+    pool = WorkerPool(workers, method="fork", initializer=_init_worker, initargs=(game,))
+    pending: set[Any] = set()
+    todo = iter(jobs)
+    window = workers * 2
+    stopped = True
+    try:
+        while True:
+            interrupt.check()
+            while len(pending) < window:
+                job = next(todo, None)
+                if job is None:
+                    break
+                pending.add(pool.submit(_job, *job))
+            if not pending:
+                break
+            for future in pool.wait_any(pending):
+                pending.discard(future)
+                yield future.result()
+        stopped = False
+    finally:
+        pool.close(stop=stopped)  # a stop: the matches under way are dropped (a match is not cut into pieces)

@@ -34,7 +34,9 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
+from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, team_score
@@ -95,6 +97,16 @@ def solve_endgame(state: State, team: int, alpha: float = -math.inf, beta: float
     return best
 
 
+def _check_options(**options: tuple[Any, float, float, bool]) -> None:
+    """Refuse an option that is not a number in its range (``ismcts:iterations=abc``, ``iterations=-5``)."""
+    for name, (value, low, high, whole) in options.items():
+        kind = "a whole number" if whole else "a number"
+        ok = isinstance(value, int) if whole else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
+            span = f"from {low:g} to {high:g}" if high != math.inf else f"of at least {low:g}"
+            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} {span}")
+
+
 class IsmctsPlayer:
     """ISMCTS with determinization. ``iterations`` is the budget (play is reproducible for a seed);
     ``seconds`` is only a safety net (no iteration starts after it; ``0``: none); ``seed`` fixes its random
@@ -120,6 +132,15 @@ class IsmctsPlayer:
         paired: int = 1,
         confidence: float = DEFAULT_CONFIDENCE,
     ) -> None:
+        _check_options(
+            iterations=(iterations, 1, math.inf, True),
+            seconds=(seconds, 0, math.inf, False),
+            depth=(depth, 0, math.inf, True),
+            exploration=(exploration, 0, math.inf, False),
+            width=(width, 0, math.inf, True),
+            bonuses=(bonuses, 0, 1, True),
+            tree=(tree, 0, math.inf, True),
+        )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
         self.iterations = iterations
