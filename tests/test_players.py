@@ -224,3 +224,18 @@ def test_tournament_reports_points_difference_over_pairs(scopa: Variant) -> None
     assert diff["pairs"] == 4
     assert diff["value"] == pytest.approx(a["points_per_deal"] - b["points_per_deal"])
     assert diff["ci95"][0] <= diff["value"] <= diff["ci95"][1]
+
+
+def test_pairs_are_matched_by_index_in_any_order() -> None:
+    """Workers hand matches back as they finish: a pair's two matches are folded together by its index, and a
+    pair with one match only (a stopped run) is left out of the difference."""
+    from piglia.tournament import MatchResult, Standing, TournamentResult
+
+    def match(pair: int, a: int, b: int, deals: int) -> MatchResult:
+        return MatchResult(None, deals, [a, b], [{}, {}], pair)
+
+    results = [match(1, 5, 2, 3), match(0, 1, 4, 2), match(2, 9, 0, 1), match(1, 3, 3, 2), match(0, 2, 2, 2)]
+    folded = TournamentResult("v", 2, 0, [Standing("A"), Standing("B")])
+    for r in results:
+        folded.add(r)
+    assert folded.pairs == [(1 - 4 + 2 - 2, 4), (5 - 2 + 3 - 3, 5)]
