@@ -2,9 +2,16 @@
 
     .venv/bin/python benchmarks/players.py VARIANT [--matches 400] [--workers 2] [--seed 1] [--seats N]
         [--pairs greedy,random ismcts:iterations=200:seconds=0,greedy] [--out benchmarks/results]
+        [--timing M]
+    .venv/bin/python benchmarks/players.py --combine RUN.json [RUN.json ...]
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
-JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed.
+JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
+per deal difference (A minus B) and its 95% interval over the duplicate pairs.
+
+With ``--timing M`` it plays M matches of each pair in this process instead and prints A's time per decision
+(mean and slowest, decisions with a single legal move left out) and B's in the same matches, so that the ratio
+holds whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -16,26 +23,43 @@ import time
 from pathlib import Path
 
 import piglia
-from piglia.tournament import tournament
+from piglia.players import make_player
+from piglia.state import Game
+from piglia.stats import wilson
+from piglia.tournament import pair_interval, tournament
 
 DEFAULT_PAIRS = ["greedy,random", "ismcts:iterations=200:seconds=0,greedy"]
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("variant")
+    p.add_argument("variant", nargs="?", help="a variant (not needed with --combine)")
     p.add_argument("--matches", type=int, default=400)
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--seats", type=int)
     p.add_argument("--pairs", nargs="+", default=DEFAULT_PAIRS)
     p.add_argument("--out", default=str(Path(__file__).parent / "results"))
+    p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
+    p.add_argument("--combine", nargs="+", metavar="JSON", help="pool runs of the same pair (other seeds) into one row")
     args = p.parse_args()
+    if args.combine:
+        combine(args.combine)
+        return
+    if args.variant is None:
+        p.error("give a variant (or --combine JSON files)")
     variant = piglia.load_variant(args.variant)
+    if args.timing:
+        for pair in args.pairs:
+            timing(variant, pair.split(","), args.timing, args.seed, args.seats)
+        return
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    print("| variant | A | B | matches | A win rate | 95% CI | A pts/deal | B pts/deal | seconds |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| variant | A | B | matches | A win rate | 95% CI | A pts/deal | B pts/deal | A - B pts/deal (95% CI) "
+        "| seconds |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for pair in args.pairs:
         a, b = pair.split(",")
         start = time.perf_counter()
@@ -44,15 +68,69 @@ def main() -> None:
         )
         data = result.as_dict()
         data["seconds"] = round(time.perf_counter() - start, 1)
-        slug = re.sub(r"[^A-Za-z0-9=.]+", "_", f"{variant.name}-{a}-vs-{b}")
+        data["pairs"] = result.pairs  # per duplicate pair: A's points minus B's, deals (for --combine)
+        slug = re.sub(r"[^A-Za-z0-9=.]+", "_", f"{variant.name}-{a}-vs-{b}-seed{args.seed}-{args.matches}")
         (out / f"players-{slug}.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         pa, pb = data["players"]
         low, high = pa["ci95"]
+        diff = data["points_per_deal_difference"]
+        dlow, dhigh = diff["ci95"]
         print(
             f"| {variant.name} | {a} | {b} | {data['matches']} | {pa['win_rate']:.1%} | {low:.1%} - {high:.1%} "
-            f"| {pa['points_per_deal']:.2f} | {pb['points_per_deal']:.2f} | {data['seconds']} |",
+            f"| {pa['points_per_deal']:.2f} | {pb['points_per_deal']:.2f} "
+            f"| {diff['value']:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) | {data['seconds']} |",
             flush=True,
         )
+
+
+def combine(files: list[str]) -> None:
+    """One row from several runs of the same pair on different seeds: wins, draws and pairs pooled."""
+    runs = [json.loads(Path(f).read_text(encoding="utf-8")) for f in files]
+    pa = [r["players"][0] for r in runs]
+    pb = [r["players"][1] for r in runs]
+    matches = sum(r["matches"] for r in runs)
+    deals = sum(r["deals"] for r in runs)
+    score = sum(p["wins"] + p["draws"] / 2 for p in pa)
+    low, high = wilson(score, matches)
+    pairs = [(int(x), int(d)) for r in runs for x, d in r["pairs"]]
+    value, dlow, dhigh = pair_interval(pairs)
+    a_pts = sum(p["points_per_deal"] * r["deals"] for p, r in zip(pa, runs, strict=True)) / deals
+    b_pts = sum(p["points_per_deal"] * r["deals"] for p, r in zip(pb, runs, strict=True)) / deals
+    seeds = ",".join(str(r["seed"]) for r in runs)
+    print(
+        f"| {runs[0]['variant']} | {pa[0]['name']} | {pb[0]['name']} | {matches} (seeds {seeds}) "
+        f"| {score / matches:.1%} "
+        f"| {low:.1%} - {high:.1%} | {a_pts:.2f} | {b_pts:.2f} | {value:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) "
+        f"| {sum(r['seconds'] for r in runs):.0f} |"
+    )
+
+
+def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:
+    """Play ``matches`` matches A against B in this process and print A's time per decision."""
+    game = Game(variant, seats)
+    times: list[float] = []
+    others: list[float] = []
+    for k in range(matches):
+        state = game.new_match(seed * 1000 + k, log=False)
+        players = [make_player(pair[(s + k) % 2], k * 16 + s) for s in range(game.num_players)]
+        while not state.over:
+            seat = state.to_move
+            moves = state.legal_moves()
+            if len(moves) == 1:
+                state.push(moves[0])
+                continue
+            start = time.perf_counter()
+            move = players[seat].choose(state.view(seat), moves)
+            (times if pair[(seat + k) % 2] == pair[0] else others).append(time.perf_counter() - start)
+            state.push(move)
+    mean = sum(times) / max(len(times), 1)
+    other = sum(others) / max(len(others), 1)
+    print(
+        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average, "
+        f"slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same matches {other * 1000:.1f} ms "
+        f"(ratio {mean / max(other, 1e-9):.1f})",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -94,6 +94,26 @@ def test_tournament_json(tmp_path: Path) -> None:
     assert bad.returncode == 1 and "two players" in bad.stderr
 
 
+def test_coach_on_request_and_after_a_deal(tmp_path: Path) -> None:
+    """S2.3, S3.1 (seed 3, first turn): the 6 of cups taking 2 + 4 leaves asso + 7 = 8 for any fante to sweep;
+    the 7 of swords taking the 7 of cups leaves 2 + 4 + asso = 7, which only the two unseen 7s sweep. Asked
+    with ?, the coach lists every move with its estimate and says which is best and why; with --coach it
+    also reviews the deal when it ends."""
+    asked = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", stdin="?\nq\n", cwd=tmp_path)
+    out = asked.stdout
+    assert asked.returncode == 0, asked.stderr
+    assert re.search(r"Best: 7 of swords takes 7 of cups: .+\.", out)
+    rows = re.findall(r"^. (\d)\) (.+?) +. ([+-]\d\.\d\d) +. ([+-]\d\.\d\d) +. +(\d+)% +.$", out, re.M)
+    assert sorted(int(r[0]) for r in rows) == [1, 2, 3]
+    risk = {r[1]: int(r[4]) for r in rows}
+    assert risk["6 of cups takes 2 of cups + 4 of swords"] > risk["7 of swords takes 7 of cups"] > 0
+    coached = run_piglia("play", "scopa", "--opponents", "greedy", "--seed", "3", "--coach", stdin="1\n" * 18 + "q\n",
+                     cwd=tmp_path)  # fmt: skip
+    assert coached.returncode == 0, coached.stderr
+    assert "End of deal 1" in coached.stdout
+    assert re.search(r"^Coach: (.+ lost \d\.\d\d points against .+\.|no move of yours)", coached.stdout, re.M)
+
+
 # -- what the page shows, in the terminal too (issue 13, item 4) ------------------------------------------------
 
 PRIMIERA = {"7": 21, "6": 18, "A": 16, "5": 15, "4": 14, "3": 13, "2": 12, "F": 10, "C": 10, "R": 10}  # S3.4

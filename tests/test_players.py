@@ -201,3 +201,41 @@ def test_bonus_points_is_what_the_play_scores(name: str) -> None:
                 checked += bonus > 0
             state.push_raw(moves[rng.randrange(len(moves))])
     assert checked > 0  # some plays did score a bonus
+
+
+def test_pair_interval_by_hand() -> None:
+    """Per pair (A's points minus B's, deals): ratio 6/12 = 0.5; residuals x - 0.5 d are 1, -1, 0 over d = 4,
+    so the standard error is sqrt((1 + 1 + 0) / 2 / 3) / 4 and the interval 0.5 -+ 1.96 times it."""
+    from math import sqrt
+
+    from piglia.tournament import pair_interval
+
+    value, low, high = pair_interval([(3, 4), (1, 4), (2, 4)])
+    se = sqrt(2 / 2 / 3) / 4
+    assert value == pytest.approx(0.5)
+    assert (low, high) == pytest.approx((0.5 - 1.96 * se, 0.5 + 1.96 * se))
+    assert pair_interval([(3, 4)])[1] == float("-inf")
+
+
+def test_tournament_reports_points_difference_over_pairs(scopa: Variant) -> None:
+    data = tournament(scopa, ("greedy", "random"), matches=8, seed=2).as_dict()
+    a, b = data["players"]
+    diff = data["points_per_deal_difference"]
+    assert diff["pairs"] == 4
+    assert diff["value"] == pytest.approx(a["points_per_deal"] - b["points_per_deal"])
+    assert diff["ci95"][0] <= diff["value"] <= diff["ci95"][1]
+
+
+def test_pairs_are_matched_by_index_in_any_order() -> None:
+    """Workers hand matches back as they finish: a pair's two matches are folded together by its index, and a
+    pair with one match only (a stopped run) is left out of the difference."""
+    from piglia.tournament import MatchResult, Standing, TournamentResult
+
+    def match(pair: int, a: int, b: int, deals: int) -> MatchResult:
+        return MatchResult(None, deals, [a, b], [{}, {}], pair)
+
+    results = [match(1, 5, 2, 3), match(0, 1, 4, 2), match(2, 9, 0, 1), match(1, 3, 3, 2), match(0, 2, 2, 2)]
+    folded = TournamentResult("v", 2, 0, [Standing("A"), Standing("B")])
+    for r in results:
+        folded.add(r)
+    assert folded.pairs == [(1 - 4 + 2 - 2, 4), (5 - 2 + 3 - 3, 5)]

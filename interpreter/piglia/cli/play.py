@@ -19,7 +19,8 @@ from piglia.errors import PigliaError
 from piglia.events import RecordEvent
 from piglia.locales import languages
 from piglia.moves import Move
-from piglia.players import Player, make_player
+from piglia.players import Player, coach, make_player
+from piglia.players.coach import Advice
 from piglia.reasons import refusal
 from piglia.record import dump_event
 from piglia.recordio import RecordFile, RecordWriteError
@@ -82,9 +83,18 @@ class Session:
     """
 
     def __init__(
-        self, state: State, seat: int, players: dict[int, Player], out: Console, record: RecordFile, lang: str = "en"
+        self,
+        state: State,
+        seat: int,
+        players: dict[int, Player],
+        out: Console,
+        record: RecordFile,
+        lang: str = "en",
+        coach: bool = False,
     ):
         self.state = state
+        self.coach = coach  # advice before every turn of the person, and a review after every deal
+        self.turns: list[tuple[int, list[Advice], Move]] = []  # the person's advised turns, for the review
         self.game: Game = state.game
         self.seat = seat
         self.players = players
@@ -203,6 +213,7 @@ class Session:
             out.print(self.score_sheet(e))
             out.print(m("play.deal_points", points=self.scores(e["points"])))
             out.print(m("play.match_score", score=self.scores(e["totals"])))
+            self.show_review(e["deal"])
         elif kind == "match_end":
             winner = e["winner"]
             score = "-".join(map(str, e["totals"]))
@@ -264,23 +275,59 @@ class Session:
                 parts.append(self.bonus_list(play["bonuses"]))
         return f"  [bold]★ {'; '.join(parts)}[/]" if parts else ""
 
+    # -- the coach ------------------------------------------------------------------------------------------
+
+    def show_advice(self, moves: list[Move]) -> list[Advice]:
+        """The coach's estimate of every move, best first (see :mod:`piglia.players.coach`)."""
+        advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
+        table = Table("move", "points this deal", "one ply", "bonus risk", title="Coach", title_justify="left")
+        for a in advice:
+            table.add_row(
+                f"{moves.index(a.move) + 1}) {self.describe(a.move)}",
+                f"{a.value:+.2f}",
+                f"{a.greedy:+.2f}",
+                f"{a.risk:.0%}",
+            )
+        self.out.print(table)
+        self.out.print(f"Best: {self.describe(advice[0].move)}: {escape(advice[0].why)}")
+        return advice
+
+    def show_review(self, deal: int) -> None:
+        mistakes = coach.review([t for t in self.turns if t[0] == deal])
+        if not any(t[0] == deal for t in self.turns):
+            return
+        if not mistakes:
+            self.out.print("Coach: no move of yours this deal lost anything worth mentioning.")
+        for m in mistakes:
+            self.out.print(
+                f"Coach: {m.played.move.describe()} lost {m.loss:.2f} points against {m.best.move.describe()}."
+            )
+
     def ask(self, moves: list[Move]) -> Move | None:
         """The person's choice, asked until it is a valid one; None to stop."""
         m = self.msg
         self.out.print(m("play.moves"))
         for i, move in enumerate(moves, 1):
             self.out.print(f"  {i}) {self.describe(move)}{self.marks(move)}")
+        advice = self.show_advice(moves) if self.coach and len(moves) > 1 else None
         while True:
             answer = read_answer(m("play.prompt", n=len(moves)) + " ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 return None
+            if answer == "?":  # the coach, on request
+                advice = self.show_advice(moves)
+                continue
+            chosen: Move | str
             # ASCII digits only, and few: int() of thousands of digits is refused by Python, and '²' is a digit
             if answer.isascii() and answer.isdigit() and len(answer) <= 6 and 1 <= int(answer) <= len(moves):
-                return moves[int(answer) - 1]
-            reason = self.refusal(answer, moves)
-            if isinstance(reason, Move):
-                return reason
-            self.out.print(reason)
+                chosen = moves[int(answer) - 1]
+            else:
+                chosen = self.refusal(answer, moves)
+            if isinstance(chosen, Move):
+                if advice is not None:
+                    self.turns.append((self.state.deal_no, advice, chosen))
+                return chosen
+            self.out.print(chosen)
 
     def refusal(self, answer: str, moves: list[Move]) -> Move | str:
         """The move a typed notation names, or why it is refused: the engine's reason for an illegal move, in the
@@ -340,7 +387,7 @@ def run(args: argparse.Namespace) -> int:
     note = untranslated_note(texts)
     if note:  # said once, rather than mixing languages silently
         out.print(escape(note.replace("`", "")))
-    session = Session(game.new_match(seed), args.seat, players, out, record, args.lang)
+    session = Session(game.new_match(seed), args.seat, players, out, record, args.lang, coach=args.coach)
     finished = False
     problem = None
     old = {sig: signal.signal(sig, _stop_by_keyboard) for sig in (signal.SIGTERM, signal.SIGHUP)}
@@ -382,7 +429,8 @@ def register(sub: Any) -> None:
         "the record so far. Moves that clear the table or score a bonus are marked with what they score; the "
         "score shown before your turn includes this deal's bonuses; the end-of-deal sheet gives the counts behind "
         "each award. The match is recorded to --record FILE, or to a new piglia-VARIANT-SEED.jsonl in the "
-        "current directory. --lang chooses the language of every word shown.",
+        "current directory. --lang chooses the language of every word shown. Answer ? for the coach: every "
+        "move with the AI's estimate (--coach: before every move, and a review after each deal).",
         epilog="examples:\n  piglia play my-game.yaml\n  piglia play my-game.yaml --opponents greedy --seed 7\n"
         "  piglia play my-game.yaml --players 4 --seat 0",
         formatter_class=HELP_FORMAT,
@@ -395,5 +443,11 @@ def register(sub: Any) -> None:
     )
     s.add_argument("--seed", type=int, help="the match's seed (default: a random one, shown at the start)")
     s.add_argument("--record", metavar="FILE", help="record the match to FILE (default: a new file here)")
+    s.add_argument(
+        "--coach",
+        action="store_true",
+        help="before each of your moves, the AI's estimate of every move (also on request: answer ?), "
+        "and after each deal the moves where you lost most",
+    )
     s.add_argument("--lang", choices=languages(), default="en", help="language of the game's words (default: en)")
     s.set_defaults(run=run)

@@ -95,6 +95,14 @@ def print_result(result: TournamentResult, elapsed: float) -> None:
             f"{p['points_per_deal']:.2f}",
         )
     out.print(table)
+    diff = data["points_per_deal_difference"]
+    low, high = diff["ci95"]
+    interval = f"{low:+.3f} to {high:+.3f}" if low is not None and high is not None else "too few pairs to tell"
+    first, second = (p["name"] for p in data["players"])
+    out.print(
+        f"points per deal, {first} minus {second}: {diff['value']:+.3f} (95% CI {interval}, "
+        f"over {diff['pairs']:,} duplicate pairs)"
+    )
     names = sorted({k for p in data["players"] for k in p["awards_per_deal"]})
     awards = Table("points per deal", *[p["name"] for p in data["players"]], title_justify="left")
     for name in names:
@@ -108,7 +116,8 @@ def register(sub: Any) -> None:
         "tournament",
         help="play two players against each other, duplicate format",
         description="Play matches in pairs on the same shuffles with the seats swapped, and report each "
-        "player's win rate with a 95%% confidence interval, points per deal and points per award. "
+        "player's win rate with a 95%% confidence interval, points per deal and points per award, and the "
+        "points per deal difference with a 95%% interval over the duplicate pairs. "
         "Players: random, greedy, ismcts (options as ismcts:iterations=200:seconds=0), or module:Class.",
         epilog="examples:\n  piglia tournament my-game.yaml --players greedy,random --matches 200\n"
         "  piglia tournament my-game.yaml --players ismcts:iterations=200:seconds=0,greedy --workers 2 --json",

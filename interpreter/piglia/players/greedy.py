@@ -13,12 +13,11 @@ import random
 from collections.abc import Sequence
 from math import comb
 
-from piglia.chance import Phase
 from piglia.moves import Move
-from piglia.players.knowledge import card_weights, determinize, game_of, team_score
+from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, refill_hands, team_score
 from piglia.state import RawMove, SeatView, State
 
-__all__ = ["GreedyPlayer", "expected_max", "move_value"]
+__all__ = ["GreedyPlayer", "chance_any", "expected_max", "move_estimate", "move_value"]
 
 DISCARD_CAUTION = 0.1  # a card left on the table may be taken later too: a small share of its weight
 
@@ -41,8 +40,8 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     team = game.players.team_of[state.to_move]
     before = list(state.deal_points)
     after = state.clone()
-    after.push_raw(raw)
-    if after.phase in (Phase.DEAL, Phase.END):  # the deal ended: its points are known exactly
+    after.push_raw(raw)  # not play(): the caller deals the next hands, if it needs them (see move_estimate)
+    if deal_over(after):  # the deal ended: its points are known exactly
         return team_score(after.deal_points, team) - team_score(before, team), after
     gained = [after.deal_points[t] - before[t] for t in range(game.num_teams)]
     value = team_score(gained, team)
@@ -54,38 +53,66 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     return value, after
 
 
-def best_reply(after: State, unseen: Sequence[int], weights: Sequence[float], team: int) -> float:
-    """The expected value to ``team`` of the next player's best immediate capture (negative for an opponent)."""
-    game = after.game
-    if after.phase in (Phase.DEAL, Phase.END):
-        return 0.0
+def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tuple[list[float], int, int]:
+    """For the next player on ``after``'s table: the value of the best capture each unseen card would make
+    (bonuses plus weights, 0 if none), how many of those captures score a bonus, and its hand's size."""
+    if deal_over(after):
+        return [], 0, 0
     seat = after.to_move
     hand = len(after.hands[seat])  # the caller has refilled the hands if they were empty
     if hand == 0:
-        return 0.0
-    capture = game.variant.capture
+        return [], 0, 0
+    capture = after.game.variant.capture
     table = after.table
     values: list[float] = []
+    bonuses = 0
     for card in unseen:
-        options = capture.options(card, table)
         best = 0.0
-        for cap, _kind in options:
+        scores = False
+        for cap, _kind in capture.options(card, table):
             probe = after.clone()
             probe.hands[seat] = [card, *probe.hands[seat][1:]]  # it holds this card, its hand the same size
+            scores = scores or probe.bonus_points((card, cap)) > 0
             value, _ = immediate(probe, (card, cap), weights)
             best = max(best, value)
         values.append(best)
+        bonuses += scores
+    return values, bonuses, hand
+
+
+def best_reply(after: State, unseen: Sequence[int], weights: Sequence[float], team: int) -> float:
+    """The expected value to ``team`` of the next player's best immediate capture (negative for an opponent)."""
+    values, _, hand = replies(after, unseen, weights)
     reply = expected_max(values, hand)
-    return reply if game.players.team_of[seat] == team else -reply
+    return reply if after.game.players.team_of[after.to_move] == team else -reply
+
+
+def chance_any(hits: int, pool: int, hand: int) -> float:
+    """The chance that a hand of ``hand`` cards drawn from ``pool`` holds at least one of ``hits`` of them."""
+    if hits <= 0 or hand <= 0 or pool <= 0:
+        return 0.0
+    hand = min(hand, pool)
+    return 1.0 - comb(pool - hits, hand) / comb(pool, hand)
 
 
 def move_value(state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float]) -> float:
     """The greedy value of ``raw`` for the seat to move in ``state`` (a determinization of its view)."""
+    return move_estimate(state, raw, unseen, weights)[0]
+
+
+def move_estimate(state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float]) -> tuple[float, float]:
+    """The greedy value of ``raw`` and the risk it leaves: the chance that the next player, if an opponent,
+    holds a card that scores a bonus on the table this move leaves (from the cards the seat has not seen)."""
     team = state.game.players.team_of[state.to_move]
     value, after = immediate(state, raw, weights)
-    if after.phase is Phase.REFILL:
-        after.push_chance(after.chance_outcome())
-    return value + best_reply(after, unseen, weights, team)
+    refill_hands(after)
+    values, bonuses, hand = replies(after, unseen, weights)
+    reply = expected_max(values, hand)
+    if hand == 0:
+        return value, 0.0
+    if state.game.players.team_of[after.to_move] == team:
+        return value + reply, 0.0
+    return value - reply, chance_any(bonuses, len(unseen), hand)
 
 
 class GreedyPlayer:

@@ -6,6 +6,8 @@
   card that is an award of its own comes out near one point because its award says so.
 * :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random.
 * :func:`team_score`: a team's points minus the mean of the others', the quantity every player maximises.
+* :func:`deal_over`, :func:`play`: the only engine calls the players make to move through an imagined
+  position (kept here, in one place, so that a change to how the engine deals touches one file).
 """
 
 from __future__ import annotations
@@ -14,11 +16,13 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
-from piglia.state import Game, SeatView, State
+from piglia.chance import Phase
+from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
 
-__all__ = ["card_weights", "determinize", "game_of", "team_score"]
+__all__ = ["card_weights", "deal_over", "determinize", "game_of", "play", "refill_hands", "team_score"]
 
+_DEAL_OR_END = (Phase.DEAL, Phase.END)  # an imagined position never deals again: its deal is over
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
 
 
@@ -99,3 +103,21 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
         pos += size
     stock = unseen[pos : pos + view.stock_size]
     return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal)
+
+
+def deal_over(state: State) -> bool:
+    """Whether the deal of an imagined position (made by :func:`determinize`) has ended: its points are final."""
+    return state.phase in _DEAL_OR_END
+
+
+def play(state: State, raw: RawMove) -> None:
+    """Play ``raw`` in an imagined position, in place, dealing the next hands from its stock when they run out
+    (an imagined position never starts another deal: :func:`deal_over` tells when this one is done)."""
+    state.push_raw(raw)
+    refill_hands(state)
+
+
+def refill_hands(state: State) -> None:
+    """Deal the next hands of an imagined position from its stock if every hand is empty."""
+    if state.phase is Phase.REFILL:
+        state.push_chance(state.chance_outcome())

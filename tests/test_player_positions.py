@@ -1,0 +1,185 @@
+"""Positions a club player would not get wrong (issue 14), for greedy and ismcts, with fixed seeds.
+
+Each position is set up with :meth:`Game.position` so that every card is accounted for the way the position
+is described: the cards it says are gone lie in the piles (played), the cards it says are unseen are in the
+other hands or the stock, and the rest of the deck is split between the piles and the hidden places in a
+fixed way. The players decide on ``state.view(seat)`` only, so where exactly the hidden cards are does not
+change what they know. The rules cited are docs/RULES.md's: S2.2 and S2.3 capture in Scopa, S3.1 the scopa,
+S3.3 the end-of-deal awards (the settebello is a point of its own); B3.2 the picada of Cicera.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+import piglia
+from piglia.chance import Phase
+from piglia.players import make_player
+from piglia.state import Game, State
+from piglia.variant import Variant
+
+SEEDS = range(5)
+
+
+def setup(
+    variant: Variant,
+    *,
+    hand: Sequence[str],
+    table: Sequence[str],
+    hand_sizes: Sequence[int],
+    stock: int,
+    unseen: Sequence[str] = (),
+    played: Sequence[str] = (),
+    seat: int = 0,
+    dealer: int = 1,
+) -> State:
+    """A position with ``seat`` to move holding ``hand``: ``unseen`` cards hidden (other hands or the stock),
+    ``played`` cards in the piles, every other card of the deck filling the hidden places first in a fixed
+    shuffled order and the piles (alternately) with the rest."""
+    game = Game(variant, len(hand_sizes))
+    deck = [c.id for c in variant.deck.cards]
+    named = set(hand) | set(table) | set(unseen) | set(played)
+    rest = [c for c in deck if c not in named]
+    random.Random(14).shuffle(rest)
+    hidden_slots = sum(size for s, size in enumerate(hand_sizes) if s != seat) + stock
+    hidden = list(unseen) + rest[: hidden_slots - len(unseen)]
+    gone = list(played) + rest[hidden_slots - len(unseen) :]
+    assert len(hidden) == hidden_slots and len(set(hidden) | set(gone)) == len(hidden) + len(gone)
+    hands: list[list[str]] = []
+    pos = 0
+    for s, size in enumerate(hand_sizes):
+        if s == seat:
+            assert size == len(hand)
+            hands.append(list(hand))
+        else:
+            hands.append(hidden[pos : pos + size])
+            pos += size
+    piles: list[list[str]] = [[] for _ in range(game.num_teams)]
+    for i, card in enumerate(gone):
+        piles[i % game.num_teams].append(card)
+    return game.position(
+        hands=hands, table=table, stock=hidden[pos:], piles=piles, dealer=dealer, to_move=seat, log=False
+    )
+
+
+def decide(name: str, state: State, seed: int) -> str:
+    seat = state.to_move
+    return str(make_player(name, seed).choose(state.view(seat), state.legal_moves()))
+
+
+SCOPA_OPEN = dict(  # seat 0 leads the second hand: fante of clubs alone on the table, three 7s unseen
+    hand=["7d", "Cd", "Rs"], table=["Fb"], hand_sizes=[3, 3], stock=24, unseen=["7c", "7s", "7b"]
+)
+SCOPA_LATE = dict(  # seat 0 (the dealer) plays its second card; 7d + asso = 8, which a fante sweeps
+    hand=["7d", "Rc"], table=["As"], hand_sizes=[2, 1], stock=6, unseen=["Fd", "Fc", "Fb"], played=["Fs"], dealer=0
+)
+SCOPA_FANTE = dict(  # take the fante of coins with the fante of swords rather than giving the 7 of coins away
+    hand=["7d", "Rc", "Fs"], table=["Cb", "Fd"], hand_sizes=[3, 3], stock=18, unseen=["7c", "7s", "Cd"]
+)
+ISMCTS = ["ismcts:seconds=0", "ismcts:iterations=1600:seconds=0"]
+
+
+OPEN_XFAIL = pytest.mark.xfail(
+    reason="the three cards must all be played in this hand, so the 7 of coins is placed sooner or later: "
+    "played out to the deal's end (greedy against greedy, or the search's own playouts), placing it now and "
+    "keeping it are level within +-0.1 point; the search's paired playouts lean to placing it "
+    "(benchmarks/players.md, 'the opening position')",
+    strict=False,
+)
+
+
+@pytest.mark.parametrize("name", ["greedy", *(pytest.param(n, marks=OPEN_XFAIL) for n in ISMCTS)])
+def test_scopa_keeps_the_settebello_with_sevens_unseen(scopa: Variant, name: str) -> None:
+    """S2.2, S3.3: placed next to the fante, the 7 of coins is taken by any 7 (three are unseen) and the
+    settebello is lost; the re leaves nothing anyone can take in one go (8 + 10 makes no card)."""
+    state = setup(scopa, **SCOPA_OPEN)  # type: ignore[arg-type]
+    for seed in SEEDS:
+        assert decide(name, state, seed) != "7d", (name, seed)
+
+
+@pytest.mark.parametrize("name", ["greedy", *ISMCTS])
+def test_scopa_does_not_leave_a_settebello_sweep(scopa: Variant, name: str) -> None:
+    """S2.3, S3.1: the 7 of coins next to the asso makes 8: a fante takes both, a scopa and the settebello.
+    The re of cups on the asso leaves 11, which no card makes."""
+    state = setup(scopa, **SCOPA_LATE)  # type: ignore[arg-type]
+    for seed in SEEDS:
+        assert decide(name, state, seed) == "Rc", (name, seed)
+
+
+@pytest.mark.parametrize("name", ["greedy", *ISMCTS])
+def test_scopa_takes_the_coin_fante(scopa: Variant, name: str) -> None:
+    """S2.2, S3.3: the fante of swords takes the fante of coins (a coin, and the table keeps only the cavallo, which
+    no sweep can follow with the 7 of coins in hand); placing the 7 of coins gives it to any 7."""
+    state = setup(scopa, **SCOPA_FANTE)  # type: ignore[arg-type]
+    for seed in SEEDS:
+        assert decide(name, state, seed) == "Fs x Fd", (name, seed)
+
+
+@pytest.mark.parametrize("name", ["greedy", "ismcts:seconds=0", "ismcts:iterations=1600:seconds=0"])
+def test_cicera_does_not_feed_the_picada(name: str) -> None:
+    """B3.2: a card placed on the table is taken by the next player with the same rank for a picada. Every 4
+    is gone, so the 4 of coins cannot be taken that way; one cavallo is unseen, so the cavallo of coins can."""
+    variant = piglia.load_variant("cicera")
+    state = setup(
+        variant,
+        hand=["4d", "Cd", "5c", "Fc", "As", "Ab", "2b"],
+        table=["8b"],
+        hand_sizes=[7, 7, 7, 7],
+        stock=0,
+        unseen=["Cb"],
+        played=["4c", "4s", "4b", "Cc", "Cs"],
+        dealer=3,
+    )
+    for seed in range(3):
+        assert decide(name, state, seed) != "Cd", (name, seed)
+
+
+def brute_force(state: State, team: int) -> float:
+    """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's."""
+    if state.phase in (Phase.DEAL, Phase.END):
+        return float(state.deal_points[team] - state.deal_points[1 - team])
+    values = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.push(move)
+        values.append(brute_force(after, team))
+    return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
+
+
+def test_endgame_solver_is_exact(scopa: Variant) -> None:
+    """With the stock empty and every card known, alpha-beta gives the minimax value of the rest of the deal,
+    awards (S3.3) and the leftover (S3.2) included; ismcts then plays a move of that value."""
+    from piglia.players.ismcts import IsmctsPlayer, solve_endgame
+
+    rng = random.Random(3)
+    game = Game(scopa)
+    checked = 0
+    for seed in range(40):
+        state = game.new_match(seed, log=False)
+        while state.stock or sum(len(h) for h in state.hands) > 5:
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if state.over or state.deal_no != 1:
+            continue
+        state.auto_deal = False  # the deal's end is where the solver stops
+        team = game.players.team_of[state.to_move]
+        assert solve_endgame(state.clone(), team) == pytest.approx(brute_force(state, team))
+        player = IsmctsPlayer(seed)
+        move = player.choose(state.view(state.to_move), state.legal_moves())
+        assert player.last_root is None  # solved, not searched
+        assert brute_force(state.apply(move), team) == pytest.approx(brute_force(state, team))
+        checked += 1
+    assert checked >= 20
+
+
+def test_budget_is_in_iterations(scopa: Variant) -> None:
+    """The default player stops on its iteration count, not the clock: the same seed, the same decisions."""
+    state = setup(scopa, **SCOPA_OPEN)  # type: ignore[arg-type]
+    view = state.view(0)
+    first = make_player("ismcts", 4)
+    a = first.choose(view, state.legal_moves())
+    b = make_player("ismcts", 4).choose(view, state.legal_moves())
+    assert a == b and first.last_iterations == first.iterations  # type: ignore[attr-defined]
