@@ -322,16 +322,10 @@ class State:
         if self.over or self._deal_pending:
             return []
         capture = self.game.variant.capture
-        finders = capture.finders  # capture.captures, inlined: this is the innermost loop of a simulation
-        table = self.table
+        hand = self.hands[self.to_move]
         mandatory = capture.mandatory
         out: list[RawMove] = []
-        for card in self.hands[self.to_move]:
-            caps = None
-            for find in finders:
-                caps = find(card, table)
-                if caps:
-                    break
+        for card, caps in zip(hand, capture.hand_captures(hand, self.table), strict=True):
             if caps:
                 if not mandatory:
                     out.append((card, ()))
