@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 import piglia
 from piglia.mechanics.capture import Capture, SumKind
+from piglia.simulate import match_seed
 from piglia.spec import builtin_names
+from piglia.state import Game
 from piglia.variant import CaptureRules, CaptureTable
 
 NAMES = builtin_names()
@@ -85,3 +87,18 @@ def test_a_kind_without_signatures_keeps_the_plain_search() -> None:
     assert rules.table is None
     hand, table = [9, 19], [0, 1, 2, 3, 4, 5]
     assert rules.hand_captures(hand, table) == plain(rules, hand, table)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pick_raw_is_raw_moves_at_the_drawn_index(name: str) -> None:
+    """Random play builds only the move drawn: the count and the move are those of ``raw_moves()``, for every
+    index, so a seed plays the same match either way."""
+    variant = piglia.load_variant(name)
+    game = Game(variant, variant.player_counts[-1])
+    state = game.new_match(match_seed(4, 0), log=False)
+    rng = random.Random(4)
+    while not state.over:
+        moves = state.raw_moves()
+        for i in range(len(moves)):
+            assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
+        state.push_raw(moves[rng.randrange(len(moves))])

@@ -45,8 +45,7 @@ def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[Record
     state = game.new_match(seed, log=True)
     rng = random.Random(f"piglia/random-play/{seed}")
     while not state.over:
-        moves = state.raw_moves()
-        state.push_raw(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+        state.push_raw(state.pick_raw(rng.randrange)[1])
     assert state.events is not None
     return state.events
 
@@ -61,14 +60,13 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     rng = random.Random(f"piglia/random-play/{seed}")
     randrange = rng.randrange
     branching = watcher.summary.branching
-    raw_moves = state.raw_moves
+    pick_raw = state.pick_raw
     push_raw = state.push_raw
     plays = 0
     while not state.over:
-        moves = raw_moves()
-        n = len(moves)
+        n, move = pick_raw(randrange)  # the move raw_moves()[randrange(n)] would give, built alone
         branching[n] = branching.get(n, 0) + 1
-        push_raw(moves[randrange(n)] if n > 1 else moves[0])
+        push_raw(move)
         plays += 1
     watcher.summary.plays += plays
     watcher.end_match(state, first_dealer, first_leader)

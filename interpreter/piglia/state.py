@@ -334,6 +334,28 @@ class State:
                 out.append((card, ()))
         return out
 
+    def pick_raw(self, draw: Callable[[int], int]) -> tuple[int, RawMove]:
+        """The number ``n`` of legal moves, and the move at index ``draw(n)`` of :meth:`raw_moves` (``draw`` is not
+        called when there is one move): random play, without building the moves it does not play."""
+        capture = self.game.variant.capture
+        hand = self.hands[self.to_move]
+        extra = 0 if capture.mandatory else 1  # a card that can capture may also be placed
+        lists = capture.hand_captures(hand, self.table)
+        n = 0
+        for caps in lists:
+            n += len(caps) + extra if caps else 1
+        if n == 0:
+            raise PigliaError("no move to pick: no player moves now")
+        i = draw(n) if n > 1 else 0
+        for card, caps in zip(hand, lists, strict=True):
+            size = len(caps) + extra if caps else 1
+            if i < size:
+                if not caps or i < extra:
+                    return n, (card, ())
+                return n, (card, caps[i - extra])
+            i -= size
+        raise AssertionError("unreachable: i < n")
+
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""
         cards = self.game.variant.deck.cards
