@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import IO, Any, Protocol
 
+from piglia.chance import randbelow
 from piglia.events import RecordEvent
 from piglia.record import write_events
 from piglia.state import Game
@@ -57,8 +58,7 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     watcher.new_match()
     first_dealer = state.dealer
     first_leader = state.to_move
-    rng = random.Random(f"piglia/random-play/{seed}")
-    randrange = rng.randrange
+    randrange = randbelow(random.Random(f"piglia/random-play/{seed}"))  # rng.randrange(n), the same draws
     branching = watcher.summary.branching
     pick_raw = state.pick_raw
     push_raw = state.push_raw
