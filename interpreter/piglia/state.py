@@ -339,6 +339,12 @@ class State:
         called when there is one move): random play, without building the moves it does not play."""
         capture = self.game.variant.capture
         hand = self.hands[self.to_move]
+        if len(hand) <= 4:  # a few cards: building their moves costs less than counting them first
+            moves = self.raw_moves()
+            if not moves:
+                raise PigliaError("no move to pick: no player moves now")
+            n = len(moves)
+            return n, moves[draw(n)] if n > 1 else moves[0]
         extra = 0 if capture.mandatory else 1  # a card that can capture may also be placed
         lists = capture.hand_captures(hand, self.table)
         n = 0
