@@ -121,6 +121,7 @@ class CaptureTable:
         table_class: tuple[int, ...],
         weight: tuple[int, ...],
         plain: Callable[[int, Sequence[int]], list[Capture]],
+        finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = (),
     ) -> None:
         self.played_class = played_class
         self.table_class = table_class
@@ -128,6 +129,7 @@ class CaptureTable:
         n = len(table_class)
         self.canon_key = tuple(table_class[c] * n + c for c in range(n))
         self.plain = plain
+        self.finders = finders
         self.played_classes = max(played_class) + 1
         self.memo: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.on = True
@@ -147,7 +149,7 @@ class CaptureTable:
         table = _classes([tuple(s[1][c] for s in known) for c in range(n)])
         base = max(table.count(k) for k in set(table)) + 1  # a class count never carries into the next class
         weight = tuple(base ** table[c] for c in range(n))
-        return cls(played, table, weight, plain_search(tiers))
+        return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers))
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo."""
@@ -192,14 +194,19 @@ class CaptureTable:
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""
         played_class = self.played_class
-        plain = self.plain
+        finders = self.finders
         seen: dict[int, list[Capture]] = {}
         out: list[list[Capture]] = []
         for card in hand:
             pc = played_class[card]
             caps = seen.get(pc)
             if caps is None:  # else another card of the class: the very same captures (one list, shared)
-                caps = seen[pc] = plain(card, table)
+                caps = []
+                for find in finders:  # the plain search, inlined: this is the innermost loop of a simulation
+                    caps = find(card, table)
+                    if caps:
+                        break
+                seen[pc] = caps
             out.append(caps)
         return out
 
