@@ -30,6 +30,7 @@ from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
+from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
@@ -330,6 +331,8 @@ class State:
                 if not mandatory:
                     out.append((card, ()))
                 out += [(card, cap) for cap in caps]
+                if len(out) > MAX_MOVES:  # bounded memory: each card's captures are bounded, so is their sum
+                    raise MoveLimitError(len(hand), len(self.table))
             else:
                 out.append((card, ()))
         return out
@@ -349,7 +352,12 @@ class State:
         lists = capture.hand_captures(hand, self.table)
         n = 0
         for caps in lists:
-            n += len(caps) + extra if caps else 1
+            if caps:
+                n += len(caps) + extra
+                if n > MAX_MOVES:  # where raw_moves would stop too
+                    raise MoveLimitError(len(hand), len(self.table))
+            else:
+                n += 1
         if n == 0:
             raise PigliaError("no move to pick: no player moves now")
         i = draw(n) if n > 1 else 0
