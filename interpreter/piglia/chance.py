@@ -14,9 +14,19 @@ from __future__ import annotations
 
 import enum
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["MAX_REDEALS", "DealOutcome", "Phase", "RefillOutcome", "deal_rng", "shuffle_deal"]
+__all__ = [
+    "MAX_REDEALS",
+    "DealOutcome",
+    "Phase",
+    "RefillOutcome",
+    "deal_rng",
+    "randbelow",
+    "shuffle",
+    "shuffle_deal",
+]
 
 MAX_REDEALS = 1000
 
@@ -59,12 +69,64 @@ def deal_rng(seed: int, deal: int, attempt: int) -> random.Random:
     return random.Random(f"piglia/{seed}/deal/{deal}/{attempt}")
 
 
+def _shuffle(cards: list[int], rng: random.Random) -> None:
+    """``rng.shuffle(cards)`` with its draws inlined (one C call per card instead of two Python calls)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _randbelow(rng: random.Random) -> Callable[[int], int]:
+    """``rng.randrange`` for one positive argument, with its checks and its inner call inlined."""
+    getrandbits = rng.getrandbits
+
+    def draw(n: int) -> int:
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+
+    return draw
+
+
+def _same_as_library() -> bool:
+    """Whether the inlined draws give exactly what this Python's ``random`` gives (they copy its algorithm; a
+    Python that draws otherwise gets the library's own functions, so a seed deals the same cards everywhere)."""
+    for seed in range(3):
+        mine, theirs = list(range(52)), list(range(52))
+        _shuffle(mine, random.Random(seed))
+        random.Random(seed).shuffle(theirs)
+        a, b = _randbelow(random.Random(seed)), random.Random(seed).randrange
+        if mine != theirs or [a(n) for n in range(1, 60)] != [b(n) for n in range(1, 60)]:
+            return False
+    return True
+
+
+if _same_as_library():
+    shuffle, randbelow = _shuffle, _randbelow
+else:  # pragma: no cover - a Python whose random module draws differently
+
+    def shuffle(cards: list[int], rng: random.Random) -> None:
+        """``rng.shuffle(cards)``."""
+        rng.shuffle(cards)
+
+    def randbelow(rng: random.Random) -> Callable[[int], int]:
+        """``rng.randrange``."""
+        return rng.randrange
+
+
 def shuffle_deal(
     seed: int, deal: int, attempt: int, *, deck_size: int, players: int, dealer: int, hand: int, table: int
 ) -> tuple[list[list[int]], list[int], list[int]]:
     """The hands, table and stock of one shuffle (see the module text)."""
     cards = list(range(deck_size))
-    deal_rng(seed, deal, attempt).shuffle(cards)
+    shuffle(cards, deal_rng(seed, deal, attempt))
     hands: list[list[int]] = [[] for _ in range(players)]
     pos = 0
     for _ in range(hand):

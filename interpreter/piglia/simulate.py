@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
 from piglia import interrupt
+from piglia.chance import randbelow
 from piglia.errors import PigliaError
 from piglia.events import RecordEvent
 from piglia.record import write_events
@@ -49,8 +50,7 @@ def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[Record
     state = game.new_match(seed, log=True)
     rng = random.Random(f"piglia/random-play/{seed}")
     while not state.over:
-        moves = state.raw_moves()
-        state.push_raw(moves[rng.randrange(len(moves))] if len(moves) > 1 else moves[0])
+        state.push_raw(state.pick_raw(rng.randrange)[1])
     assert state.events is not None
     return state.events
 
@@ -65,19 +65,17 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     watcher.new_match()
     first_dealer = state.dealer
     first_leader = state.to_move
-    rng = random.Random(f"piglia/random-play/{seed}")
-    randrange = rng.randrange
+    randrange = randbelow(random.Random(f"piglia/random-play/{seed}"))  # rng.randrange(n), the same draws
     branching = watcher.summary.branching
-    raw_moves = state.raw_moves
+    pick_raw = state.pick_raw
     push_raw = state.push_raw
     plays = 0
     stop = interrupt.check
     while not state.over:
         stop()
-        moves = raw_moves()
-        n = len(moves)
+        n, move = pick_raw(randrange)  # the move raw_moves()[randrange(n)] would give, built alone
         branching[n] = branching.get(n, 0) + 1
-        push_raw(moves[randrange(n)] if n > 1 else moves[0])
+        push_raw(move)
         plays += 1
     watcher.summary.plays += plays
     if record is not None:  # written before the match is counted: a match the record lacks is not counted either

@@ -323,25 +323,52 @@ class State:
         if self.over or self._deal_pending:
             return []
         capture = self.game.variant.capture
-        finders = capture.finders  # capture.captures, inlined: this is the innermost loop of a simulation
-        table = self.table
+        hand = self.hands[self.to_move]
         mandatory = capture.mandatory
         out: list[RawMove] = []
-        for card in self.hands[self.to_move]:
-            caps = None
-            for find in finders:
-                caps = find(card, table)
-                if caps:
-                    break
+        for card, caps in zip(hand, capture.hand_captures(hand, self.table), strict=True):
             if caps:
                 if not mandatory:
                     out.append((card, ()))
                 out += [(card, cap) for cap in caps]
                 if len(out) > MAX_MOVES:  # bounded memory: each card's captures are bounded, so is their sum
-                    raise MoveLimitError(len(self.hands[self.to_move]), len(table))
+                    raise MoveLimitError(len(hand), len(self.table))
             else:
                 out.append((card, ()))
         return out
+
+    def pick_raw(self, draw: Callable[[int], int]) -> tuple[int, RawMove]:
+        """The number ``n`` of legal moves, and the move at index ``draw(n)`` of :meth:`raw_moves` (``draw`` is not
+        called when there is one move): random play, without building the moves it does not play."""
+        capture = self.game.variant.capture
+        hand = self.hands[self.to_move]
+        if len(hand) <= 4:  # a few cards: building their moves costs less than counting them first
+            moves = self.raw_moves()
+            if not moves:
+                raise PigliaError("no move to pick: no player moves now")
+            n = len(moves)
+            return n, moves[draw(n)] if n > 1 else moves[0]
+        extra = 0 if capture.mandatory else 1  # a card that can capture may also be placed
+        lists = capture.hand_captures(hand, self.table)
+        n = 0
+        for caps in lists:
+            if caps:
+                n += len(caps) + extra
+                if n > MAX_MOVES:  # where raw_moves would stop too
+                    raise MoveLimitError(len(hand), len(self.table))
+            else:
+                n += 1
+        if n == 0:
+            raise PigliaError("no move to pick: no player moves now")
+        i = draw(n) if n > 1 else 0
+        for card, caps in zip(hand, lists, strict=True):
+            size = len(caps) + extra if caps else 1
+            if i < size:
+                if not caps or i < extra:
+                    return n, (card, ())
+                return n, (card, caps[i - extra])
+            i -= size
+        raise AssertionError("unreachable: i < n")
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""

@@ -7,7 +7,7 @@ tables, bonus and award callables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +16,7 @@ from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
-from piglia.mechanics.capture import Capture, CaptureKind
+from piglia.mechanics.capture import Capture, CaptureKind, KindMechanic
 from piglia.mechanics.match import MatchRules
 
 __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "PlayerRules", "Variant"]
@@ -35,9 +35,12 @@ class CaptureRules:
     finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = field(
         init=False, repr=False, compare=False, default=()
     )
+    # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
+    table: CaptureTable | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
+        object.__setattr__(self, "table", CaptureTable.build(self.tiers))
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
@@ -46,6 +49,23 @@ class CaptureRules:
             if caps:
                 return caps
         return []
+
+    def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
+        """For each card of ``hand``, :meth:`captures` on ``table``: through the capture table when there is one
+        (and it pays), else the plain search with a memo for the turn (cards of one class searched once)."""
+        memo = self.table
+        if memo is not None and table:
+            return memo.hand_captures(hand, table) if memo.on else memo.turn_captures(hand, table)
+        finders = self.finders
+        out: list[list[Capture]] = []
+        for card in hand:
+            caps: list[Capture] = []
+            for find in finders:
+                caps = find(card, table)
+                if caps:
+                    break
+            out.append(caps)
+        return out
 
     def options(self, played: int, table: Sequence[int]) -> list[tuple[Capture, str]]:
         """The captures open to ``played`` on ``table`` with the kind of each, from the first tier that has any.
@@ -69,14 +89,159 @@ class CaptureRules:
         return ""
 
 
+def _signatures(kind: CaptureKind) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
+    """A kind's signatures, trusted only from the class that also defines its ``captures`` (a subclass that
+    searches differently and does not say what it reads gets the plain search)."""
+    if not isinstance(kind, KindMechanic):
+        return None
+    mro = type(kind).__mro__
+    searcher = next(c for c in mro if "captures" in c.__dict__)
+    signer = next(c for c in mro if "signatures" in c.__dict__)
+    return kind.signatures() if searcher is signer else None
+
+
+class CaptureTable:
+    """An adaptive memo of captures, driven by what the kinds say they read (``KindMechanic.signatures``).
+
+    Table cards that every kind treats alike form a class, and so do played cards. A table is keyed by its class
+    counts, packed in one int (a sum of per-card weights); captures are memoised per (played class, key) as
+    positions in the table sorted by (class, card), which fit every table of that key. A memo that misses too
+    often (tables too varied: large ones) switches itself off and the plain search takes over, with a memo for
+    the turn only. Kinds that say nothing (plugins, new kinds) leave the variant on the plain search.
+    """
+
+    WINDOW = 4096  # lookups between checks of the hit rate
+    WARM_UP = 4  # windows not judged: an empty memo misses while it fills
+    MIN_HIT_RATE = 0.6  # below this over a window, the memo costs more than it saves: off for good
+    MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)
+
+    def __init__(
+        self,
+        played_class: tuple[int, ...],
+        table_class: tuple[int, ...],
+        weight: tuple[int, ...],
+        plain: Callable[[int, Sequence[int]], list[Capture]],
+        finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = (),
+    ) -> None:
+        self.played_class = played_class
+        self.table_class = table_class
+        self.weight = weight
+        n = len(table_class)
+        self.canon_key = tuple(table_class[c] * n + c for c in range(n))
+        self.plain = plain
+        self.finders = finders
+        self.played_classes = max(played_class) + 1
+        self.memo: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.on = True
+        self.hits = 0
+        self.lookups = 0
+        self.windows = 0
+
+    @classmethod
+    def build(cls, tiers: tuple[tuple[CaptureKind, ...], ...]) -> CaptureTable | None:
+        """The capture table of these tiers, or None if some kind does not give its signatures."""
+        sigs = [_signatures(kind) for tier in tiers for kind in tier]
+        if not sigs or any(s is None for s in sigs):
+            return None
+        known = [s for s in sigs if s is not None]
+        n = len(known[0][0])
+        played = _classes([tuple(s[0][c] for s in known) for c in range(n)])
+        table = _classes([tuple(s[1][c] for s in known) for c in range(n)])
+        base = max(table.count(k) for k in set(table)) + 1  # a class count never carries into the next class
+        weight = tuple(base ** table[c] for c in range(n))
+        return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers))
+
+    def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
+        """:meth:`CaptureRules.hand_captures` through the memo."""
+        played_class = self.played_class
+        # One int per (played class, table key): cheaper to hash than a tuple.
+        key = sum(map(self.weight.__getitem__, table)) * self.played_classes
+        get = self.memo.get
+        canon: list[int] | None = None
+        out: list[list[Capture]] = []
+        hits = 0
+        for card in hand:
+            found = get(key + played_class[card])
+            if found is None:
+                caps = self.plain(card, table)
+                if len(self.memo) < self.MAX_ENTRIES:
+                    if canon is None:
+                        canon = sorted(table, key=self.canon_key.__getitem__)
+                    where = {c: i for i, c in enumerate(canon)}
+                    self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
+                out.append(caps)
+                continue
+            hits += 1
+            if not found:
+                out.append([])
+                continue
+            if canon is None:
+                canon = sorted(table, key=self.canon_key.__getitem__)
+            if len(found) == 1 and len(found[0]) == 1:
+                out.append([(canon[found[0][0]],)])
+            else:
+                out.append(sorted([tuple(sorted([canon[i] for i in pos])) for pos in found]))
+        self.hits += hits
+        self.lookups += len(hand)
+        if self.lookups >= self.WINDOW:
+            self.windows += 1
+            if self.windows > self.WARM_UP and self.hits < self.MIN_HIT_RATE * self.lookups:
+                self.on = False
+                self.memo = {}
+            self.hits = self.lookups = 0
+        return out
+
+    def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
+        """The plain search, once per played class of the hand (the memo of one turn)."""
+        played_class = self.played_class
+        finders = self.finders
+        seen: dict[int, list[Capture]] = {}
+        out: list[list[Capture]] = []
+        for card in hand:
+            pc = played_class[card]
+            caps = seen.get(pc)
+            if caps is None:  # else another card of the class: the very same captures (one list, shared)
+                caps = []
+                for find in finders:  # the plain search, inlined: this is the innermost loop of a simulation
+                    caps = find(card, table)
+                    if caps:
+                        break
+                seen[pc] = caps
+            out.append(caps)
+        return out
+
+
+def plain_search(tiers: tuple[tuple[CaptureKind, ...], ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
+    """The plain search over ``tiers`` as a function of (played, table)."""
+    finders = tuple(_finder(tier) for tier in tiers)
+
+    def search(played: int, table: Sequence[int]) -> list[Capture]:
+        for find in finders:
+            caps = find(played, table)
+            if caps:
+                return caps
+        return []
+
+    return search
+
+
+def _classes(signatures: list[tuple[Hashable, ...]]) -> tuple[int, ...]:
+    """Class ids (0, 1, ...) in order of first appearance: equal signatures, equal ids."""
+    ids: dict[tuple[Hashable, ...], int] = {}
+    return tuple(ids.setdefault(s, len(ids)) for s in signatures)
+
+
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
     if len(tier) == 1:
         return tier[0].captures
 
     def merged(played: int, table: Sequence[int]) -> list[Capture]:
+        lists = [caps for caps in [kind.captures(played, table) for kind in tier] if caps]
+        if len(lists) <= 1:
+            return lists[0] if lists else []  # one kind's list is ascending and unique already: no merge
         found: set[Capture] = set()
-        for kind in tier:
-            found.update(kind.captures(played, table))
+        for caps in lists:
+            found.update(caps)
         return sorted(found)
 
     return merged

@@ -22,8 +22,9 @@ __all__ = ["main"]
 COMMANDS = ["validate", "simulate", "compare", "replay", "catalog", "rules", "tournament", "play", "serve"]
 
 
-def parser() -> argparse.ArgumentParser:
-    """The argument parser of every command."""
+def parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser of every command, or of the command ``only`` (a command imports only what it uses:
+    ``piglia simulate`` never loads the web server's or the terminal game's modules)."""
     p = argparse.ArgumentParser(
         prog="piglia",
         description="Piglia: write a capture card game's rules in YAML; validate, simulate and replay it.",
@@ -32,7 +33,7 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=HELP_FORMAT,
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else [only]:
         importlib.import_module(f"piglia.cli.{name}").register(sub)
     return p
 
@@ -54,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     if _closed(sys.stderr):
         sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
-    args = parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = parser(words[0] if words and words[0] in COMMANDS else None).parse_args(words)
     if _closed(sys.stdout):
         print("piglia: standard output is closed; nothing could be shown", file=sys.stderr)
         return 1

@@ -95,7 +95,9 @@ _ESCAPED = {"n": "\n", "t": "\t"}
 
 @functools.cache
 def _lark() -> Lark:
-    """The parser, built once: LALR with the basic lexer, so keywords are never names."""
+    """The parser, built once: LALR with the basic lexer, so keywords are never names. Lark keeps the built
+    tables in a cache file (in the temporary directory, keyed by the grammar and these options), so a new
+    process loads them instead of building them again."""
     return Lark(
         grammar_text(),
         parser="lalr",
@@ -103,6 +105,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=False,
         start="start",
+        cache=True,
     )
 
 

@@ -12,7 +12,7 @@ for sums, a search pruned by the remaining total.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -40,6 +40,8 @@ __all__ = [
 ]
 
 Capture = tuple[int, ...]  # table card indexes taken, ascending
+# A table prepared for a sum search: reachable totals as bits, cards in search order, their values, suffix sums.
+_Prepared = tuple[int, list[int], list[int], list[int]]
 
 # The most captures one kind may offer one played card. A real table offers a handful (Scopa's richest tables a few
 # dozen); a deck of many low cards on a big table could offer millions of groups and fill the memory while they
@@ -199,6 +201,17 @@ class KindMechanic(Mechanic):
         """Every capture this kind allows (see :class:`CaptureKind`)."""
         raise NotImplementedError
 
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
+        """What this kind's captures depend on, per card of the deck: ``(played, table)`` signatures.
+
+        The contract: two played cards with equal played signatures have the same captures on every table, and
+        swapping a table card for another with an equal table signature swaps it in the captures too (the kind
+        sees nothing else of a card). The engine memoises captures by these classes
+        (:class:`~piglia.variant.CaptureRules`). ``None`` (the default, and the safe answer for a new kind):
+        no memo, the engine calls :meth:`captures` every time.
+        """
+        return None
+
     def phrase(self, page: Page) -> str:
         """What this kind takes, as the end of "A card takes ...": one sentence from the catalog."""
         options = ", ".join(f"{k}: {v}" for k, v in self.inputs.options.items() if k not in FILTER_PROPERTIES)
@@ -338,6 +351,11 @@ class MatchKind(KindMechanic):
     def phrase(self, page: Page) -> str:
         return page.msg(f"kind.match_{self.inputs.options['by']}")
 
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+        # A played card is its row of hits; a table card its column (whom it matches): nothing else is read.
+        n = len(self._hits)
+        return self._hits, [tuple(row is not None and row[c] for row in self._hits) for c in range(n)]
+
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         hits = self._hits[played]
         if hits is None:
@@ -411,6 +429,10 @@ class SumKind(KindMechanic):
         for i, c in enumerate(order):
             position[c] = i
         self._order = tuple(position)
+        # Played cards with the same filter row see the table alike (one prepared table serves them all).
+        rows: dict[tuple[bool, ...], int] = {}
+        self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
+        self._last: tuple[tuple[int, tuple[int, ...]], _Prepared] | None = None
 
     def phrase(self, page: Page) -> str:
         options, exprs = self.inputs.options, self.inputs.exprs
@@ -442,33 +464,54 @@ class SumKind(KindMechanic):
         ok = self._takes_ok[played]
         return count_subsets([self._values[c] for c in table if ok[c]], need, self._min, self._max)
 
-    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        need = self._need[played]
-        if need is None:
-            return []
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+        # The search reads a played card's need and filter row, and a table card's value and filter column.
+        n = len(self._values)
+        played = [(self._need[p], self._takes_ok[p]) for p in range(n)]
+        table = [(self._values[c], tuple(row[c] for row in self._takes_ok)) for c in range(n)]
+        return played, table
+
+    def _prepared(self, played: int, table: Sequence[int]) -> _Prepared:
+        """The table as the search sees it under ``played``'s filter: the totals its groups reach (as bits), its
+        cards in search order, their values, their suffix sums. The last one is remembered: listing a turn's
+        moves asks for every card of the hand on the same table, and most share a filter."""
+        key = (self._row[played], tuple(table))
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
         ok = self._takes_ok[played]
         values = self._values
+        reach = -1  # every total (unknown): values may be negative
         if self._bitset:
-            # Most tables have no group adding up to the need. Which totals some group of the table reaches is
-            # one integer's bits, built in a few shifts: when the need is not among them, there is no search.
+            # Which totals some group of the table reaches is one integer's bits, built in a few shifts.
             reach = 1
             for c in table:
                 if ok[c]:
                     reach |= reach << values[c]
-            if not (reach >> need) & 1:
-                return []
         cards = sorted(table if self._all_ok[played] else [c for c in table if ok[c]], key=self._order.__getitem__)
+        vals = [values[c] for c in cards]
+        suffix = [0] * (len(cards) + 1)
+        for i in range(len(cards) - 1, -1, -1):
+            suffix[i] = suffix[i + 1] + vals[i]
+        prepared = (reach, cards, vals, suffix)
+        self._last = (key, prepared)
+        return prepared
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        need = self._need[played]
+        if need is None:
+            return []
+        reach, cards, vals, suffix = self._prepared(played, table)
+        # Most tables have no group adding up to the need: then there is no search.
+        if not (reach >> need) & 1:
+            return []
         if not cards:
             return [()] if need == 0 and self._min <= 0 else []
-        vals = [values[c] for c in cards]
-        if need > 0 and (vals[-1] > need or sum(vals) < need):
+        if need > 0 and (vals[-1] > need or suffix[0] < need):
             return []  # no card is small enough, or all of them together are too few: what the search would find
         count = len(cards)
         if count > _COUNT_FROM:
             self.check_count(played, len(table), vals, need)
-        suffix = [0] * (count + 1)
-        for i in range(count - 1, -1, -1):
-            suffix[i] = suffix[i + 1] + vals[i]
         found: list[Capture] = []
         chosen: list[int] = []
         lo, hi = self._min, self._max
@@ -508,6 +551,11 @@ class AllKind(KindMechanic):
 
     def phrase(self, page: Page) -> str:
         return page.msg("kind.all")
+
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+        n = len(self._played_ok)
+        played = [(self._played_ok[p], self._takes_ok[p]) for p in range(n)]
+        return played, [tuple(row[c] for row in self._takes_ok) for c in range(n)]
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         if not self._played_ok[played]:

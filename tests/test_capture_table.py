@@ -1,0 +1,104 @@
+"""The capture table (an adaptive memo of captures by card classes, :class:`piglia.variant.CaptureTable`) gives
+exactly the plain search's captures, for every built-in variant, on random tables, whether the memo is warm,
+cold or switched off; a kind that does not say what it reads (a plugin's, a subclass that searches otherwise)
+keeps the variant on the plain search. The rules themselves are tested against RULES.md elsewhere: here the
+plain search is the reference, as the fast path must never change a legal move."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import piglia
+from piglia.mechanics.capture import Capture, SumKind
+from piglia.simulate import match_seed
+from piglia.spec import builtin_names
+from piglia.state import Game
+from piglia.variant import CaptureRules, CaptureTable
+
+NAMES = builtin_names()
+
+
+def plain(rules: CaptureRules, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
+    return [rules.captures(card, table) for card in hand]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_builtin_variant_has_a_capture_table(name: str) -> None:
+    """The built-in kinds (match, sum, all) all say what they read, so every built-in variant gets the table."""
+    assert piglia.load_variant(name).capture.table is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(NAMES), st.data())
+def test_capture_table_agrees_with_the_plain_search(name: str, data: st.DataObject) -> None:
+    variant = piglia.load_variant(name)
+    rules = variant.capture
+    memo = CaptureTable.build(rules.tiers)  # a table of its own: the shared one's state stays untouched
+    assert memo is not None
+    cards = data.draw(st.permutations(range(len(variant.deck))))
+    size = data.draw(st.integers(min_value=1, max_value=16))
+    hand, table = list(cards[:6]), list(cards[6 : 6 + size])
+    want = plain(rules, hand, table)
+    assert memo.hand_captures(hand, table) == want  # cold: every lookup misses and is filled
+    assert memo.hand_captures(hand, table) == want  # warm: every lookup hits
+    # Another table of the same class counts (each card swapped for one of its class): positions carry over.
+    by_class: dict[int, list[int]] = {}
+    for c in cards[6:]:
+        by_class.setdefault(memo.table_class[c], []).append(c)
+    other = [by_class[memo.table_class[c]].pop() for c in reversed(table)]
+    assert memo.hand_captures(hand, other) == plain(rules, hand, other)
+    assert memo.turn_captures(hand, table) == want  # the memo switched off: a memo for the turn only
+    assert rules.hand_captures(hand, table) == want
+
+
+def test_the_memo_switches_itself_off_when_it_misses() -> None:
+    """Tables that never repeat (here: every lookup a new key) turn the memo off after its warm-up."""
+    variant = piglia.load_variant("cicera")
+    memo = CaptureTable.build(variant.capture.tiers)
+    assert memo is not None
+    rng = random.Random(1)
+    rounds = 0
+    while memo.on and rounds < 100_000:
+        cards = rng.sample(range(len(variant.deck)), 18)  # 14-card tables: their class counts hardly repeat
+        hand, table = cards[:4], cards[4:]
+        assert memo.hand_captures(hand, table) == plain(variant.capture, hand, table)
+        rounds += 1
+    assert not memo.on and not memo.memo
+
+
+class _OtherSum(SumKind):
+    """A subclass that searches its own way and does not say what it reads (as a plugin might)."""
+
+    def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        return super().captures(played, table)[:1]
+
+
+def test_a_kind_without_signatures_keeps_the_plain_search() -> None:
+    variant = piglia.load_variant("scopa")
+    (sum_kind,) = variant.capture.tiers[1]
+    assert isinstance(sum_kind, SumKind)
+    other = _OtherSum(sum_kind.inputs)
+    rules = CaptureRules(((variant.capture.tiers[0][0],), (other,)), mandatory=True)
+    assert rules.table is None
+    hand, table = [9, 19], [0, 1, 2, 3, 4, 5]
+    assert rules.hand_captures(hand, table) == plain(rules, hand, table)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pick_raw_is_raw_moves_at_the_drawn_index(name: str) -> None:
+    """Random play builds only the move drawn: the count and the move are those of ``raw_moves()``, for every
+    index, so a seed plays the same match either way."""
+    variant = piglia.load_variant(name)
+    game = Game(variant, variant.player_counts[-1])
+    state = game.new_match(match_seed(4, 0), log=False)
+    rng = random.Random(4)
+    while not state.over:
+        moves = state.raw_moves()
+        for i in range(len(moves)):
+            assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
+        state.push_raw(moves[rng.randrange(len(moves))])
