@@ -271,7 +271,7 @@ class _Page:
         header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *tables]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
-            row = [self.name(r.name), str(r.value)]
+            row = [self.name(r.name), " / ".join(map(str, r.values or (r.value,)))]
             if courts:
                 row.append(m("yes") if r.court else m("no"))
             row += [str(t.values[i]) for t in rank_tables]
@@ -287,6 +287,8 @@ class _Page:
             self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
             self.say("", m("deck.tables_note", tables=self.words.join(tables)))
+        if any(r.values for r in deck.ranks):
+            self.say("", m("deck.alt_values"))
 
     def deal(self) -> None:
         m = self.msg
