@@ -336,7 +336,8 @@ class _Page:
         elif len(tiers[0]) > 1:
             self.bullet(m("turn.no_priority"))
         self.bullet(m("turn.mandatory" if v.capture.mandatory else "turn.optional"))
-        self.bullet(m("turn.choose"))
+        one_set = all(getattr(kind, "one_set", True) for tier in tiers for kind in tier)
+        self.bullet(m("turn.choose" if one_set else "turn.choose_sets"))
         self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()

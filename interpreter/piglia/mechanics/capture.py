@@ -83,6 +83,7 @@ class KindMechanic(Mechanic):
 
     family = "capture"
     uses_target: ClassVar[bool] = False  # a ``target`` key, compiled per played card into ``KindInputs.target``
+    one_set: ClassVar[bool] = True  # a capture is one set (a card or a group): the rules page says "never two"
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name

@@ -128,6 +128,7 @@ class SetsKind(KindMechanic):
     """Take any number of disjoint sets in one play (see the module docstring)."""
 
     key = "sets"
+    one_set = False
     summary = (
         "Take any number of disjoint sets in one play, each one table card of the played card's value (or rank) "
         "or a group adding up to it; rule maximal (nothing more could be taken) or choice (any of them)."
