@@ -42,15 +42,31 @@ def sum_groups(alts: Sequence[Sequence[int]], need: int, min_cards: int = 1, max
     The search visits positions in order and stops a branch when the rest, at their largest, cannot reach
     what remains: it lists groups, never subsets that fail.
     """
-    n = len(alts)
-    positive = [tuple(sorted({a for a in vs if a > 0})) for vs in alts]
-    best = [max(vs, default=0) for vs in positive]
+    return _sum_groups([_positive(vs) for vs in alts], need, min_cards, max_cards)
+
+
+def _positive(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(sorted({a for a in values if a > 0}))
+
+
+def _sum_groups(positive: Sequence[tuple[int, ...]], need: int, min_cards: int, max_cards: int) -> set[int]:
+    found: set[int] = set()
+    if need <= 0:
+        return found
+    # Which totals some group reaches, as the bits of one integer: most tables have no group of the need at all,
+    # and this says so in a few shifts, before any search.
+    reach = 1
+    for vs in positive:
+        grown = reach
+        for a in vs:
+            grown |= reach << a
+        reach = grown
+    if not (reach >> need) & 1:
+        return found
+    n = len(positive)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + best[i]
-    found: set[int] = set()
-    if need <= 0 or suffix[0] < need:
-        return found
+        suffix[i] = suffix[i + 1] + (positive[i][-1] if positive[i] else 0)
 
     def search(start: int, remaining: int, mask: int, size: int) -> None:
         if remaining == 0:
@@ -78,11 +94,13 @@ def group_masks(
     values_of: Sequence[Sequence[int]],
     rank_of: Sequence[int] | None,
     sums: bool,
+    positive_of: Sequence[tuple[int, ...]] | None = None,
 ) -> list[int]:
     """The sets ``played`` (counting ``value``) may take from ``cards``, as bit masks over positions.
 
     A set is one card of that value (of the played card's rank when ``rank_of`` is given) or, with ``sums``, a
-    group of two or more cards adding up to ``value``.
+    group of two or more cards adding up to ``value``. ``positive_of``: per card, its values above 0, ascending
+    (precomputed by the kind; computed here when not given).
     """
     masks: set[int] = set()
     for i, c in enumerate(cards):
@@ -90,7 +108,8 @@ def group_masks(
         if same:
             masks.add(1 << i)
     if sums and value > 0:
-        masks |= sum_groups([values_of[c] for c in cards], value, min_cards=2)
+        alts = [positive_of[c] for c in cards] if positive_of is not None else [_positive(values_of[c]) for c in cards]
+        masks |= _sum_groups(alts, value, 2, 10_000)
     return sorted(masks)
 
 
@@ -167,6 +186,7 @@ class SetsKind(KindMechanic):
         self.sums = bool(opts["sums"])
         self.limit = int(opts["limit"])
         self._values_of = deck.values_of
+        self._positive_of = tuple(_positive(v) for v in deck.values_of)
         self._rank_of = deck.rank_of if self.by == "rank" else None
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
@@ -184,7 +204,15 @@ class SetsKind(KindMechanic):
         targets = self._values_of[played] if (self.sums or self._rank_of is None) else (0,)
         found: set[int] = set()
         for value in targets:
-            groups = group_masks(played, cards, value, values_of=self._values_of, rank_of=self._rank_of, sums=self.sums)
+            groups = group_masks(
+                played,
+                cards,
+                value,
+                values_of=self._values_of,
+                rank_of=self._rank_of,
+                sums=self.sums,
+                positive_of=self._positive_of,
+            )
             if not groups:
                 continue
             reached = unions(groups, self.limit)
