@@ -202,6 +202,23 @@ class SetsKind(KindMechanic):
         # One value per play: with alternatives, the captures of each value, merged (a capture reachable
         # with two values is listed once). By rank, the value does not matter for single cards.
         targets = self._values_of[played] if (self.sums or self._rank_of is None) else (0,)
+        if self._rank_of is None:
+            # Most tables hold no set of the played card's value: which totals the table's cards reach (one
+            # card or several) is one integer's bits, built in a few shifts, before any search.
+            positive = self._positive_of
+            reach = 1
+            if self.sums:
+                for c in cards:
+                    grown = reach
+                    for a in positive[c]:
+                        grown |= reach << a
+                    reach = grown
+            else:
+                for c in cards:
+                    for a in positive[c]:
+                        reach |= 1 << a
+            if not any((reach >> t) & 1 for t in targets if t > 0):
+                return cards, set()
         found: set[int] = set()
         for value in targets:
             groups = group_masks(
