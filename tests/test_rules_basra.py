@@ -56,13 +56,20 @@ def one_deal_basra(tmp_path_factory: pytest.TempPathFactory) -> Variant:
 
 
 def test_BA1_1_fifty_two_cards_four_each_four_on_the_table(basra: Variant) -> None:
-    assert len(basra.deck) == 52 and 2 in basra.player_counts
+    assert len(basra.deck) == 52 and basra.player_counts == (2, 4)
     state = Game(basra).new_match(seed=1)
     deal = events_of(state, "deal")[0]
     assert [len(h) for h in deal["hands"]] == [4, 4]
     assert len(deal["table"]) == 4
     assert deal["stock"] == 52 - 8 - 4
     assert state.to_move == 1 - state.dealer  # the non-dealer leads
+
+
+def test_BA1_1_four_players_in_partnerships(basra: Variant) -> None:
+    game = Game(basra, 4)
+    assert [list(t) for t in game.players.teams] == [[0, 2], [1, 3]]  # partners opposite
+    deal = events_of(game.new_match(seed=3), "deal")[0]
+    assert [len(h) for h in deal["hands"]] == [4, 4, 4, 4] and deal["stock"] == 52 - 16 - 4
 
 
 def test_BA1_1_four_more_each_and_never_more_to_the_table(basra: Variant) -> None:
@@ -222,11 +229,12 @@ def _record(variant: Variant, seed: int) -> list[str]:
     return out.getvalue().splitlines()
 
 
-def test_300_matches_replay_clean(one_deal_basra: Variant) -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_300_matches_replay_clean(one_deal_basra: Variant, players: int) -> None:
     out = io.StringIO()
     carries = 0
     for seed in range(300):
-        events = play_random_match(Game(one_deal_basra), seed)
+        events = play_random_match(Game(one_deal_basra, players), seed)
         carries += sum("carry" in a for e in events if e.event == "deal_end" for a in e.to_json()["awards"])
         write_events(events, out)
     count, errors = verify_lines(out.getvalue().splitlines(), "basra.jsonl", variant=one_deal_basra)
