@@ -155,6 +155,14 @@ def test_T3_2_card_points_and_most_cards(tab: Variant) -> None:
     assert tied["cards"] == [(None, 0)]  # a tie: nobody
 
 
+def test_T3_1_T3_2_card_points_read_on_the_rules_page(tab: Variant) -> None:
+    """The card points are a table looked up by card (honours[c]): the page phrases the lookup."""
+    from piglia.rulespage import render_markdown
+
+    assert "the honours value of the played card" in render_markdown(tab, "en")
+    assert "il valore onori della carta giocata" in render_markdown(tab, "it")
+
+
 def test_T3_2_leftovers_to_the_last_capturer(tab: Variant) -> None:
     state = position(tab, hands=[["5h"], ["9s"]], table=["5c", "8d"], to_move=0)
     state = play(play(state, "5h x 5c"), "9s")

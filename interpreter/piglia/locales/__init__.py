@@ -31,7 +31,7 @@ class Catalog:
     messages: dict[str, str]
     contractions: tuple[tuple[re.Pattern[str], str], ...] = ()
 
-    def __call__(self, key: str, **fields: Any) -> str:
+    def __call__(self, key: str, /, **fields: Any) -> str:
         """The text for ``key`` with its placeholders filled; :class:`MissingMessage` if there is none."""
         try:
             text = self.messages[key]
