@@ -43,7 +43,7 @@ class Catalog:
                 text = pattern.sub(replacement, text)
         return text
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` when ``n`` is 1, else ``key.other``, with ``{n}`` filled in."""
         return self(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
 
