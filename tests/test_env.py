@@ -147,8 +147,9 @@ def test_action_mapping_is_a_bijection_onto_the_legal_moves(name: str, players: 
             assert set(enc.actions(state.legal_moves()).values()) == set(state.legal_moves())
         dropped += left_out
         total += len(state.legal_moves())
-    # with the default 7 capture slots almost nothing is ever left out (docs/rl.md gives the rates)
-    assert dropped <= total * 0.02
+    # with the default 7 capture slots almost nothing is ever left out (docs/rl.md gives the rates); a game of
+    # several sets per play, with optional captures (Tablanette), leaves out a little more
+    assert dropped <= total * (0.05 if name == "tablanette" else 0.02)
 
 
 @pytest.mark.parametrize("name", ["scopa", "escoba", "cicera"])

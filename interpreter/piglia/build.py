@@ -233,6 +233,7 @@ class VariantBuilder:
                     bool(r.get("court", False)),
                     MappingProxyType(dict(r.get("props", {}))),
                     aliases,
+                    self.rank_values(i, r),
                 )
             )
         if not ranks:
@@ -256,6 +257,15 @@ class VariantBuilder:
             self.build_table(name, values, suits, ranks, removed) for name, values in spec.get("tables", {}).items()
         ]
         return Deck.build(suits, ranks, tables)
+
+    def rank_values(self, i: int, r: Mapping[str, Any]) -> tuple[int, ...]:
+        """A rank's alternative capture values (``values``), which must include its ``value``; () if none."""
+        values = tuple(int(v) for v in r.get("values", ()))
+        if values and int(r["value"]) not in values:
+            self.fail(
+                ("deck", "ranks", i, "values"), f"values {list(values)} must include the rank's value {r['value']}"
+            )
+        return values
 
     def check_aliases(self, path: Path, aliases: tuple[str, ...], seen: dict[str, Path]) -> None:
         """Aliases are names too: none may repeat a suit's or rank's name or another alias."""

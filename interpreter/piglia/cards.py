@@ -56,6 +56,9 @@ class Rank:
     court: bool
     props: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     aliases: tuple[str, ...] = ()
+    # Alternative capture values (``values: [1, 11]``): the card counts as any one of them, each card on its own;
+    # empty when the rank has only ``value``. ``value`` is always one of them (the one expressions read).
+    values: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -143,6 +146,7 @@ class Deck:
         "suits",
         "tables",
         "value_of",
+        "values_of",
     )
 
     suits: tuple[Suit, ...]
@@ -154,6 +158,7 @@ class Deck:
     suit_of: tuple[int, ...]
     rank_of: tuple[int, ...]
     value_of: tuple[int, ...]
+    values_of: tuple[tuple[int, ...], ...]  # per card, every capture value it may count as (``value`` first)
     court_of: tuple[bool, ...]
     prop_of: Mapping[str, tuple[Any, ...]]
     tables: Mapping[str, Table]
@@ -188,6 +193,7 @@ class Deck:
         deck.suit_of = tuple(c.suit.index for c in cards)
         deck.rank_of = tuple(c.rank.index for c in cards)
         deck.value_of = tuple(c.rank.value for c in cards)
+        deck.values_of = tuple((c.rank.value, *(v for v in c.rank.values if v != c.rank.value)) for c in cards)
         deck.court_of = tuple(c.rank.court for c in cards)
         names = {k for r in deck.ranks for k in r.props} | {k for s in deck.suits for k in s.props}
         deck.prop_of = MappingProxyType(

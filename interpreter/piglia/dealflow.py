@@ -16,6 +16,7 @@ from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, Refill
 from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
+from piglia.mechanics.awards import AwardForm
 from piglia.outcome import Reason
 
 if TYPE_CHECKING:
@@ -180,11 +181,18 @@ def end_deal(state: State) -> None:
     piles = [tuple(p) for p in state.piles]
     scores = state.deal_scores
     first_award = len(scores)  # bonuses come first in deal_scores, then the awards
+    carry: dict[str, int] = {}  # ``tie: carry``: points an award tied this deal carries to the next
     for award in variant.awards:
-        for team, points in award.entries(piles, state.deal_no):
+        if isinstance(award, AwardForm) and award.carries:
+            entries, carry[award.name] = award.carry_entries(piles, state.deal_no, state.carried.get(award.name, 0))
+        else:
+            entries = award.entries(piles, state.deal_no)
+        for team, points in entries:
             scores.append((award.name, team, points))
             if team is not None:
                 state.deal_points[team] += points
+    if carry or state.carried:
+        state.carried = {name: points for name, points in carry.items() if points}
     for t, points in enumerate(state.deal_points):
         state.totals[t] += points
     match = variant.match
@@ -194,7 +202,10 @@ def end_deal(state: State) -> None:
             DealEnd(
                 state.deal_no,
                 {"team": leftover_team, "cards": state._ids(leftover)},
-                [{"name": n, "team": t, "points": p} for n, t, p in scores[first_award:]],
+                [
+                    {"name": n, "team": t, "points": p, **({"carry": carry[n]} if t is None and carry.get(n) else {})}
+                    for n, t, p in scores[first_award:]
+                ],
                 list(state.deal_points),
                 list(state.totals),
             )

@@ -364,7 +364,7 @@ class _Replay:
         rec_awards = event.get("awards")
         if not isinstance(rec_awards, list):
             self.err(line, "awards: expected a list")
-        elif not all(isinstance(a, dict) and set(a) == {"name", "team", "points"} for a in rec_awards):
+        elif not all(isinstance(a, dict) and set(a) - {"carry"} == {"name", "team", "points"} for a in rec_awards):
             self.err(line, 'awards: each entry is {"name": ..., "team": ..., "points": ...}')
         else:
             rec = _award_table(rec_awards)
@@ -399,16 +399,20 @@ def _card_words(entry: dict[str, str]) -> str:
     return f"{entry['rank']} of {entry['suit']}"
 
 
-def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, Any]]]:
-    table: dict[Any, list[tuple[Any, Any]]] = {}
+def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, ...]]]:
+    table: dict[Any, list[tuple[Any, ...]]] = {}
     for a in awards:
         if isinstance(a, dict):
-            table.setdefault(a.get("name"), []).append((a.get("team"), a.get("points")))
+            entry = (a.get("team"), a.get("points"))
+            table.setdefault(a.get("name"), []).append((*entry, a["carry"]) if "carry" in a else entry)
     return {k: sorted(v, key=repr) for k, v in table.items()}
 
 
-def _awards_words(entries: list[tuple[Any, Any]]) -> str:
-    return ", ".join("nobody" if team is None else f"{points} to team {team}" for team, points in entries)
+def _awards_words(entries: list[tuple[Any, ...]]) -> str:
+    return ", ".join(
+        ("nobody" if team is None else f"{points} to team {team}") + "".join(f" ({c} carried on)" for c in carry)
+        for team, points, *carry in entries
+    )
 
 
 def _records(lines: Iterable[str], file: str) -> Iterator[tuple[int, Event | RecordError]]:

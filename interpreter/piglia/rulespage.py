@@ -285,7 +285,7 @@ class _Page:
         header = [m("col.rank"), m("col.value"), *([m("col.court")] if courts else []), *tables]
         self.say("", m("deck.values"), "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header))
         for i, r in enumerate(deck.ranks):
-            row = [self.name(r.name), str(r.value)]
+            row = [self.name(r.name), " / ".join(map(str, r.values or (r.value,)))]
             if courts:
                 row.append(m("yes") if r.court else m("no"))
             row += [str(t.values[i]) for t in rank_tables]
@@ -301,6 +301,8 @@ class _Page:
             self.bullet(m("deck.table", table=self.name(t.name), items=", ".join(items)))
         if rank_tables:
             self.say("", m("deck.tables_note", tables=self.words.join(tables)))
+        if any(r.values for r in deck.ranks):
+            self.say("", m("deck.alt_values"))
 
     def deal(self) -> None:
         m = self.msg
@@ -348,7 +350,8 @@ class _Page:
         elif len(tiers[0]) > 1:
             self.bullet(m("turn.no_priority"))
         self.bullet(m("turn.mandatory" if v.capture.mandatory else "turn.optional"))
-        self.bullet(m("turn.choose"))
+        one_set = all(getattr(kind, "one_set", True) for tier in tiers for kind in tier)
+        self.bullet(m("turn.choose" if one_set else "turn.choose_sets"))
         self.bullet(self.side_msg("turn.pile"))
         self.bullet(m("turn.no_capture"))
         self.example()

@@ -162,6 +162,7 @@ class State:
         "_deal_pending",
         "_undo",
         "auto_deal",
+        "carried",
         "deal_no",
         "deal_points",
         "deal_scores",
@@ -209,6 +210,7 @@ class State:
         self._deal_pending = True
         self._undo: list[tuple[_Snapshot, Move | ChanceOutcome]] = []
         self.deal_scores: list[Score] = []
+        self.carried: dict[str, int] = {}  # award name -> points carried over from tied deals (``tie: carry``)
         self.observer: Callable[[State], None] | None = None
         if auto_deal:
             self._resolve_chance()
@@ -240,6 +242,7 @@ class State:
         other._deal_pending = self._deal_pending
         other._undo = []
         other.deal_scores = list(self.deal_scores)
+        other.carried = self.carried  # replaced, never changed in place
         other.observer = None  # a copy is another line of play: whoever watched this one did not ask for it
         return other
 
@@ -419,6 +422,7 @@ class State:
             self.end_reason,
             self._deal_pending,
             list(self.deal_scores),
+            self.carried,
             len(self.events) if self.events is not None else 0,
         )
 
@@ -441,6 +445,7 @@ class State:
             self.end_reason,
             self._deal_pending,
             self.deal_scores,
+            self.carried,
             logged,
         ) = s
         if self.events is not None:

@@ -69,6 +69,7 @@ class AwardForm(Mechanic):
 
     family = "award"
     takes_points: ClassVar[bool] = True  # False: the form's own value is what each team scores
+    carries: bool = False  # True: the deal's end calls carry_entries (points carried over from tied deals)
 
     def __init__(
         self, b: BuildContext, name: str, spec: Mapping[str, Any], points: Quantity, eligible: Compiled | None
@@ -82,6 +83,10 @@ class AwardForm(Mechanic):
     def entries(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[Entry]:
         """Who scores what (see :class:`Award`)."""
         raise NotImplementedError
+
+    def carry_entries(self, piles: Sequence[tuple[int, ...]], deal: int, carried: int) -> tuple[list[Entry], int]:
+        """Entries with points carried over from tied deals, and the points to carry on (forms that carry)."""
+        return self.entries(piles, deal), 0
 
     def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
         """The numbers behind the award per team (see :class:`Award`); a form that compares none has None."""
@@ -150,8 +155,10 @@ class MostAward(AwardForm):
             ],
         },
         "tie": {
-            "enum": ["none", "each"],
-            "description": "On a tie for most: nobody scores (none, the default) or every tied team scores (each).",
+            "enum": ["none", "each", "carry"],
+            "description": "On a tie for most: nobody scores (none, the default), every tied team scores (each), "
+            "or nobody scores and the points carry over to the next deal's winner of this award (carry; and so "
+            "on while ties repeat).",
         },
         "tie_points": {
             "type": "integer",
@@ -159,7 +166,7 @@ class MostAward(AwardForm):
         },
     }
     defaults: ClassVar[Mapping[str, Any]] = {"tie": "none"}
-    messages = ("award.most.*", "award.tiebreak", "award.tie_each.*", "award.tie_none")
+    messages = ("award.most.*", "award.tiebreak", "award.tie_each.*", "award.tie_none", "award.tie_carry")
 
     def __init__(
         self, b: BuildContext, name: str, spec: Mapping[str, Any], points: Quantity, eligible: Compiled | None
@@ -175,6 +182,21 @@ class MostAward(AwardForm):
         # Tied teams score tie_points, by default the award's points.
         self.tie_points: Quantity = int(spec["tie_points"]) if "tie_points" in spec else points
         self.tie_points_fn = quantity_fn(self.tie_points)
+        self.carries = self.tie == "carry"
+        if self.carries and not isinstance(points, int):
+            raise b.fail(("awards", name, "points"), "an award with tie: carry needs a whole number of points")
+
+    def carry_entries(self, piles: Sequence[tuple[int, ...]], deal: int, carried: int) -> tuple[list[Entry], int]:
+        """``tie: carry``: the entries with ``carried`` points (from earlier tied deals) added to the winner's,
+        and the points carried on to the next deal (``carried`` plus this award's points on a tie, else 0)."""
+        entries = self.entries(piles, deal)
+        if entries[0][0] is not None:
+            return [(team, points + carried) for team, points in entries], 0
+        envs = [AwardEnv(pile, team, deal) for team, pile in enumerate(piles)]
+        if self.eligible_fn is not None:
+            envs = [env for env in envs if self.eligible_fn(env)]
+        # nobody won: a tie carries the points on; no eligible team at all keeps what was carried
+        return entries, carried + (int(self.points_fn(None)) if len(envs) > 1 else 0)
 
     def entries(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[Entry]:
         envs = [AwardEnv(pile, team, deal) for team, pile in enumerate(piles)]
@@ -214,6 +236,8 @@ class MostAward(AwardForm):
             text += " " + page.msg("award.tiebreak", value=value)
         if self.tie == "each":
             text += " " + page.side_msg("award.tie_each", points=page.points(self.tie_points))
+        elif self.carries:
+            text += " " + page.msg("award.tie_carry")
         else:
             text += " " + page.msg("award.tie_none")
         return text

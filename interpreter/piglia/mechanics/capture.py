@@ -192,6 +192,7 @@ class KindMechanic(Mechanic):
 
     family = "capture"
     uses_target: ClassVar[bool] = False  # a ``target`` key, compiled per played card into ``KindInputs.target``
+    one_set: ClassVar[bool] = True  # a capture is one set (a card or a group): the rules page says "never two"
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name
@@ -325,6 +326,10 @@ def kind_text(kind: CaptureKind, page: Page) -> str:
     return text
 
 
+def _same(a: Any, b: Any) -> bool:
+    return bool(a & b) if isinstance(a, frozenset) else bool(a == b)
+
+
 @register_mechanic
 class MatchKind(KindMechanic):
     """Take one table card of the same value (``by: value``) or the same rank (``by: rank``)."""
@@ -339,12 +344,15 @@ class MatchKind(KindMechanic):
 
     def __init__(self, inp: KindInputs) -> None:
         super().__init__(inp)
-        key = inp.deck.rank_of if inp.options["by"] == "rank" else inp.deck.value_of
+        # Alternative values (``values: [1, 11]``): equal when the cards share one of their values.
+        key: Sequence[Any] = (
+            inp.deck.rank_of if inp.options["by"] == "rank" else [frozenset(v) for v in inp.deck.values_of]
+        )
         n = len(key)
         # Per played card, which table cards it can take (None: it cannot be played with this kind): the
         # key comparison and both filters folded into one lookup per table card.
         self._hits: tuple[tuple[bool, ...] | None, ...] = tuple(
-            tuple(key[c] == key[p] and inp.takes_ok[p][c] for c in range(n)) if inp.played_ok[p] else None
+            tuple(_same(key[c], key[p]) and inp.takes_ok[p][c] for c in range(n)) if inp.played_ok[p] else None
             for p in range(n)
         )
 
@@ -433,6 +441,21 @@ class SumKind(KindMechanic):
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
         self._last: tuple[tuple[int, tuple[int, ...]], _Prepared] | None = None
+        # Alternative values (``values: [1, 11]``, docs/language.md): per played card, every total to reach
+        # (one per value it may count as); the search then tries each table card's alternatives.
+        self._alt_needs: tuple[tuple[int, ...], ...] | None = None
+        alts = inp.deck.values_of
+        if any(len(v) > 1 for v in alts):
+            self._alt_needs = tuple(
+                tuple(
+                    n
+                    for v in alts[p]
+                    if (n := (target[p] if inp.target is not None else v) - (v if include_played else 0)) > 0
+                )
+                if inp.played_ok[p]
+                else ()
+                for p in range(len(values))
+            )
 
     def phrase(self, page: Page) -> str:
         options, exprs = self.inputs.options, self.inputs.exprs
@@ -464,8 +487,10 @@ class SumKind(KindMechanic):
         ok = self._takes_ok[played]
         return count_subsets([self._values[c] for c in table if ok[c]], need, self._min, self._max)
 
-    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
         # The search reads a played card's need and filter row, and a table card's value and filter column.
+        if self._alt_needs is not None:
+            return None  # alternative values: the search reads more than one value per card; no memo
         n = len(self._values)
         played = [(self._need[p], self._takes_ok[p]) for p in range(n)]
         table = [(self._values[c], tuple(row[c] for row in self._takes_ok)) for c in range(n)]
@@ -498,6 +523,8 @@ class SumKind(KindMechanic):
         return prepared
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        if self._alt_needs is not None:
+            return self._alt_captures(played, table)
         need = self._need[played]
         if need is None:
             return []
@@ -532,6 +559,19 @@ class SumKind(KindMechanic):
                 chosen.pop()
 
         search(0, need)
+        found.sort()
+        return found
+
+    def _alt_captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        from piglia.mechanics.sets import sum_groups  # sets builds on this module
+
+        assert self._alt_needs is not None
+        ok = self._takes_ok[played]
+        cards = [c for c in table if ok[c]]
+        masks: set[int] = set()
+        for need in self._alt_needs[played]:
+            masks |= sum_groups([self.inputs.deck.values_of[c] for c in cards], need, self._min, self._max)
+        found = [tuple(sorted(c for i, c in enumerate(cards) if m >> i & 1)) for m in masks]
         found.sort()
         return found
 

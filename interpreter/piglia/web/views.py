@@ -126,7 +126,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
 }
 # ... and of the objects inside them.
 _BONUS_FIELDS = ("name", "points")
-_AWARD_FIELDS = ("name", "team", "points")
+_AWARD_FIELDS = ("name", "team", "points", "carry")  # carry: tie: carry, public
 _LEFTOVER_FIELDS = ("team", "cards")
 
 
