@@ -83,6 +83,8 @@ class KindMechanic(Mechanic):
 
     family = "capture"
     uses_target: ClassVar[bool] = False  # a ``target`` key, compiled per played card into ``KindInputs.target``
+    # Its own condition keys and the scope each sees: compiled (located errors) into ``KindInputs.exprs``.
+    conditions: ClassVar[Mapping[str, Mapping[str, T]]] = {}
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name
@@ -168,6 +170,9 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
             t = b.quantity((*path, "target"), spec["target"], PLAYED_SCOPE)
             exprs["target"] = t
             target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
+        for key, scope in cls.conditions.items():
+            if key in spec:
+                exprs[key] = b.compiled((*path, key), spec[key], scope, T.BOOL)
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})

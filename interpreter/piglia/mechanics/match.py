@@ -27,6 +27,7 @@ class MatchEnd(Mechanic):
 
     family = "match"
     sufficient: ClassVar[bool] = True  # ends every match by itself (a variant needs at least one such end)
+    lower_is_better: ClassVar[bool] = False  # the winner is the side with the fewest points (misere)
 
     def __init__(self, b: BuildContext, value: Any) -> None:
         self.value = value
@@ -38,6 +39,14 @@ class MatchEnd(Mechanic):
     def lines(self, page: Page, match: MatchRules) -> list[str]:
         """Its rules-page bullets under "End of the match"."""
         return []
+
+    def short(self, page: Page) -> str | None:
+        """The match in a few words for the page's subtitle, if this end says it (else the target's or deals')."""
+        return None
+
+    def objective(self, page: Page) -> str | None:
+        """The objective's line on how the match is won, if this end says it."""
+        return None
 
 
 def _leaders(totals: Sequence[int]) -> tuple[int, list[int]]:
@@ -151,6 +160,17 @@ class MatchRules:
     instant_reason: str = ""
     ends: tuple[MatchEnd, ...] = field(default=(), compare=False)
 
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether the side with fewer points wins (a misere end): players then play to lose points."""
+        return any(end.lower_is_better for end in self.ends)
+
+    def reached(self, totals: Sequence[int]) -> bool:
+        """Whether the match ended because a side reached a score limit (not a number of deals)."""
+        best = max(totals)
+        limits = [end.value for end in self.ends if end.key in ("target", "misere")]
+        return any(best >= limit for limit in limits)
+
     def winner(self, totals: Sequence[int], deals_played: int) -> Decision:
         """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""
         for end in self.ends:
@@ -178,6 +198,10 @@ def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
 
 def match_short(match: MatchRules, page: Page) -> str:
     """The match in a few words, for the page's subtitle: "match to 11"."""
+    for end in match.ends:
+        said = end.short(page)
+        if said is not None:
+            return said
     if match.target is not None and match.deals is not None:
         return page.msg("match.short_both", target=match.target, deals=match.deals)
     if match.target is not None:
@@ -187,6 +211,10 @@ def match_short(match: MatchRules, page: Page) -> str:
 
 def match_objective(match: MatchRules, page: Page) -> str:
     """The objective's line on how the match is won."""
+    for end in match.ends:
+        said = end.objective(page)
+        if said is not None:
+            return said
     if match.target is not None:
         return page.side_msg("objective.target", target=match.target)
     return page.side_msg("objective.deals")
