@@ -15,7 +15,7 @@ from math import comb
 
 from piglia.chance import Phase
 from piglia.moves import Move
-from piglia.players.knowledge import card_weights, determinize, game_of, team_score
+from piglia.players.knowledge import card_weights, determinize, game_of, points_sign, team_score
 from piglia.state import RawMove, SeatView, State
 
 __all__ = ["GreedyPlayer", "expected_max", "move_value"]
@@ -42,8 +42,9 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     before = list(state.deal_points)
     after = state.clone()
     after.push_raw(raw)
+    sign = points_sign(game)  # misere: every point is bad
     if after.phase in (Phase.DEAL, Phase.END):  # the deal ended: its points are known exactly
-        return team_score(after.deal_points, team) - team_score(before, team), after
+        return sign * (team_score(after.deal_points, team) - team_score(before, team)), after
     gained = [after.deal_points[t] - before[t] for t in range(game.num_teams)]
     value = team_score(gained, team)
     card, captured = raw
@@ -51,7 +52,7 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
         value += weights[card] + sum(weights[c] for c in captured)
     else:
         value -= DISCARD_CAUTION * weights[card]
-    return value, after
+    return sign * value, after
 
 
 def best_reply(after: State, unseen: Sequence[int], weights: Sequence[float], team: int) -> float:

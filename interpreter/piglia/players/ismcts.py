@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from piglia.chance import Phase
 from piglia.moves import Move
 from piglia.players.greedy import move_value
-from piglia.players.knowledge import card_weights, determinize, game_of, team_score
+from piglia.players.knowledge import card_weights, determinize, game_of, points_sign, team_score
 from piglia.state import RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer"]
@@ -160,6 +160,10 @@ class IsmctsPlayer:
         if len(legal) == 1:
             return legal[0]
         if self.rng.random() < GREEDY_PLAYOUT:
+            if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth
+                return min(
+                    legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]]
+                )
             if self.bonuses:
                 # the bonuses the rules give for the play (sweeps, and whatever else the variant scores during
                 # play) plus the weights of the cards it takes; a placement costs its card's weight
@@ -180,4 +184,5 @@ class IsmctsPlayer:
         if state.phase not in _DEAL_OR_END:
             for t, pile in enumerate(state.piles):
                 points[t] += sum(weights[c] for c in pile)
-        return points
+        sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
+        return [sign * p for p in points] if sign < 0 else points

@@ -17,7 +17,7 @@ from functools import lru_cache
 from piglia.state import Game, SeatView, State
 from piglia.variant import Variant
 
-__all__ = ["card_weights", "determinize", "game_of", "team_score"]
+__all__ = ["card_weights", "determinize", "game_of", "points_sign", "team_score"]
 
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
 
@@ -33,6 +33,12 @@ def team_score(points: Sequence[float], team: int) -> float:
     """``team``'s points minus the mean of the other teams' points."""
     others = [p for t, p in enumerate(points) if t != team]
     return points[team] - (sum(others) / len(others) if others else 0.0)
+
+
+def points_sign(game: Game) -> float:
+    """1.0 when points are good; -1.0 when the side with fewer points wins (a misere match end): a player then
+    maximises the sign times the points."""
+    return -1.0 if game.variant.match.lower_is_better else 1.0
 
 
 def card_weights(game: Game) -> tuple[float, ...]:
