@@ -248,9 +248,9 @@ def test_deal_outcome_with_face_down_cards_is_checked(pisti: Variant) -> None:
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_300_short_matches_replay_clean(tmp_path: Path, players: int) -> None:
-    # Pisti's matches are long (to 151): the rules of play are the same with a match to 20 (one or two deals).
+    # Pisti's matches are long (to 151): the rules of play are the same with a match to 12 (mostly one deal).
     short = tmp_path / "pisti-short.yaml"
-    short.write_text("extends: pisti\nname: pisti-short\nmatch: {target: 20}\n")
+    short.write_text("extends: pisti\nname: pisti-short\nmatch: {target: 12}\n")
     variant = piglia.load_variant(short)
     out = io.StringIO()
     summary = simulate(variant, matches=300, seed=11, players=players, record=out)
