@@ -7,14 +7,16 @@ A table is listed in the order its cards arrived: its last card is the top of th
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 import piglia
-from conftest import award_entries, moves_of, play, position
+from conftest import award_entries, moves_of, play, position, run_piglia
 from piglia.chance import DealOutcome
 from piglia.mechanics.replace import replace_table
+from piglia.players import make_player
 from piglia.record import verify_lines
 from piglia.simulate import simulate
 from piglia.state import Game, State
@@ -202,13 +204,12 @@ def test_P3_1_the_pile_left_at_the_end_goes_to_the_last_taker(pisti: Variant) ->
 
 
 def test_P3_1_awards(pisti: Variant) -> None:
-    suits = "cdhs"
-    first = [f"{r}{s}" for r in ("A", "J", "2", "3", "4", "5") for s in suits][:22] + ["10d", "2c"]
-    first = list(dict.fromkeys(first))
+    # The first pile: every ace and jack, the 2 of clubs and the 10 of diamonds, 22 cards in all.
+    first = ["10d", *(f"{r}{s}" for r in ("A", "J", "2", "3", "4", "5") for s in "cdhs")][:22]
     everything = [c.id for c in pisti.deck.cards]
     second = [c for c in everything if c not in first]
     entries = award_entries(pisti, [first, second])
-    assert len(first) < 26 < len(second)
+    assert len(first) == 22 and {"2c", "10d", "Ac", "Js"} <= set(first)
     assert entries["cards"] == [(1, 3)]
     assert entries["jacks"] == [(0, 4)]  # each jack 1: all four in the first pile
     assert entries["aces"] == [(0, 4)]
@@ -259,3 +260,32 @@ def test_300_short_matches_replay_clean(tmp_path: Path, players: int) -> None:
     assert [str(e) for e in errors] == []
     assert count == 300
     assert '"face_down":[' in out.getvalue() and '"returned":[' in out.getvalue()
+
+
+# -- the terminal game and the AI players -----------------------------------------------------------------
+
+
+def test_the_terminal_game_plays_a_whole_pisti_match(tmp_path: Path) -> None:
+    result = run_piglia("play", "pisti", "--opponents", "greedy", "--seed", "7", stdin="1\n" * 3000, cwd=tmp_path)
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in out + result.stderr
+    assert re.search(r"You (win|lose) the match \d+-\d+\.", out)
+    assert re.search(r"^Table: .*\(under them, 3 face down\)$", out, re.M)  # the count, never the cards
+    assert re.search(r"takes .* with the face-down cards \S+", out)  # seen once taken
+    records = list(tmp_path.glob("piglia-pisti-7*.jsonl"))
+    replay = run_piglia("replay", records[0].name, cwd=tmp_path)
+    assert replay.returncode == 0, replay.stdout + replay.stderr
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_greedy_and_ismcts_play_a_match(players: int) -> None:
+    variant = piglia.load_variant("pisti")
+    game = Game(variant, players)
+    state = game.new_match(3)
+    seats = [make_player("greedy", 1), make_player("ismcts:iterations=12:seconds=0", 2)]
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.push(seats[seat % 2].choose(state.view(seat), state.legal_moves()))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is not None and max(outcome.totals) >= 151

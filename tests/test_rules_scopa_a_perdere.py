@@ -112,3 +112,14 @@ def test_300_short_matches_replay_clean(tmp_path: Path) -> None:
     count, errors = verify_lines(out.getvalue().splitlines(), "perdere-short.jsonl", variant=variant)
     assert [str(e) for e in errors] == []
     assert count == summary.matches == 300
+
+
+def test_greedy_and_ismcts_play_a_whole_match(perdere: Variant) -> None:
+    state = Game(perdere).new_match(4)
+    seats = [make_player("greedy", 1), make_player("ismcts:iterations=12:seconds=0", 2)]
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.push(seats[seat].choose(state.view(seat), state.legal_moves()))
+    outcome = state.outcome()
+    assert outcome is not None and outcome.winner is not None
+    assert outcome.totals[outcome.winner] == min(outcome.totals) < max(outcome.totals)

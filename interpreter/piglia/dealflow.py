@@ -57,7 +57,9 @@ def deal(state: State, outcome: DealOutcome) -> None:
         reason = state.game.deal_rules.redeal_reason
         for table in outcome.misdeals:
             state._log(Misdeal(state.deal_no, state.dealer, state._ids(table), reason))
-    start_deal(state, outcome.hands, outcome.table, outcome.stock, face_down=outcome.face_down, returned=outcome.returned)
+    start_deal(
+        state, outcome.hands, outcome.table, outcome.stock, face_down=outcome.face_down, returned=outcome.returned
+    )
 
 
 def start_deal(
@@ -299,9 +301,9 @@ def check_deal(state: State, outcome: DealOutcome) -> None:
         raise PigliaError(f"a deal gives {rules.hand} cards to each seat and {rules.table} to the table")
     if len(outcome.face_down) != rules.face_down:
         raise PigliaError(f"a deal puts {rules.face_down} of the table cards face down, not {len(outcome.face_down)}")
-    if rules.replace is not None and any(rules.replace[c] for c in outcome.table):
-        if not all(rules.replace[c] for c in outcome.stock):
-            raise PigliaError("an opening table card must go under the stock and be replaced (deal.replace)")
+    unwanted = rules.replace
+    if unwanted is not None and any(unwanted[c] for c in outcome.table) and not all(unwanted[c] for c in outcome.stock):
+        raise PigliaError("an opening table card must go under the stock and be replaced (deal.replace)")
     dealt = [c for h in outcome.hands for c in h] + list(outcome.table) + list(outcome.face_down) + list(outcome.stock)
     if len(set(dealt)) != len(dealt) or not all(0 <= c < len(state.game.variant.deck) for c in dealt):
         raise PigliaError("the same card is dealt twice")

@@ -106,6 +106,4 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
     stock = unseen[pos : pos + view.stock_size]
     pos += view.stock_size
     face_down = unseen[pos : pos + view.face_down]  # the table cards under the pile are as unknown as the stock
-    return State.from_view(
-        game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal, face_down=face_down
-    )
+    return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal, face_down=face_down)
