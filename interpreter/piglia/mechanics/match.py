@@ -28,6 +28,7 @@ class MatchEnd(Mechanic):
     family = "match"
     sufficient: ClassVar[bool] = True  # ends every match by itself (a variant needs at least one such end)
     lower_is_better: ClassVar[bool] = False  # the winner is the side with the fewest points (misere)
+    conflicts: ClassVar[tuple[str, ...]] = ()  # match keys that cannot be written with this one
 
     def __init__(self, b: BuildContext, value: Any) -> None:
         self.value = value
@@ -186,6 +187,11 @@ def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
         cls(b, spec[key]) for key, cls in mechanics("match").items() if key in spec and issubclass(cls, MatchEnd)
     )
     by_key = {end.key: end for end in ends}
+    for end in ends:
+        for other in end.conflicts:
+            if other in spec:
+                path = b.newest(("match", end.key), ("match", other))
+                raise b.fail(path, f"match.{end.key} and match.{other} say opposite things: write one of them", key=True)
     instant = by_key.get("instant_win")
     return MatchRules(
         target=spec.get("target"),

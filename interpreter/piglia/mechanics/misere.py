@@ -32,6 +32,7 @@ class FewestWins(MatchEnd):
     }
     messages = ("match.misere.*", "match.short_misere", "objective.misere.*")
     lower_is_better = True  # for players: every point is bad
+    conflicts = ("target",)  # the highest total cannot win too: a file extending a target game writes target: null
 
     def after_deal(self, totals: Sequence[int], deals_played: int) -> Decision | None:
         if max(totals) < self.value:
