@@ -191,7 +191,9 @@ def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
         for other in end.conflicts:
             if other in spec:
                 path = b.newest(("match", end.key), ("match", other))
-                raise b.fail(path, f"match.{end.key} and match.{other} say opposite things: write one of them", key=True)
+                raise b.fail(
+                    path, f"match.{end.key} and match.{other} say opposite things: write one of them", key=True
+                )
     instant = by_key.get("instant_win")
     return MatchRules(
         target=spec.get("target"),
