@@ -114,8 +114,11 @@ def public_event(event: Event) -> Event | None:
     if kind == "header":
         return {"event": "header", "variant": event["variant"], "players": event["players"], "teams": event["teams"]}
     if kind in ("deal", "refill"):
-        out = {k: v for k, v in event.items() if k != "hands"}
+        # the opening cards sent under the stock (``returned``) are stock cards now: as unseen as the rest of it
+        out = {k: v for k, v in event.items() if k not in ("hands", "returned")}
         out["hand_sizes"] = [len(h) for h in event["hands"]]
+        if "face_down" in out:  # face-down table cards: their count only, until a play takes them
+            out["face_down"] = len(out["face_down"])
         return out
     if kind in ("misdeal", "play", "opening", "deal_end", "match_end"):
         return dict(event)
@@ -130,7 +133,7 @@ def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, 
             continue
         kind = e["event"]
         if kind == "play" and e["captured"]:
-            piles[team_of[e["player"]]] += [e["card"], *e["captured"]]
+            piles[team_of[e["player"]]] += [e["card"], *e["captured"], *(e.get("face_down") or ())]
         elif kind == "opening" and e["captured"]:
             piles[team_of[e["player"]]] += e["captured"]
         elif kind == "deal_end" and e["leftover"]["team"] is not None:
