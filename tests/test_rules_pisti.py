@@ -289,3 +289,15 @@ def test_greedy_and_ismcts_play_a_match(players: int) -> None:
         state.push(seats[seat % 2].choose(state.view(seat), state.legal_moves()))
     outcome = state.outcome()
     assert outcome is not None and outcome.winner is not None and max(outcome.totals) >= 151
+
+
+def test_P2_1_an_agent_observes_the_top_card() -> None:
+    pytest.importorskip("gymnasium", reason="the rl extra is not installed")
+    from piglia.env.encoding import Encoder
+
+    variant = piglia.load_variant("pisti")
+    state = position(variant, hands=[["9h", "5h"], ["3c"]], table=["5c", "9d"], face_down=["2d"], to_move=0)
+    encoder = Encoder(state.game)
+    obs = encoder.observation(state.view(0))
+    tops = obs[encoder.layout.slice("extras")][: len(variant.deck)]
+    assert tops.nonzero()[0].tolist() == ids(variant, ["9d"])  # only the top card matters (P2.1)

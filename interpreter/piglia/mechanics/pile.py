@@ -50,6 +50,7 @@ class PileKind(KindMechanic):
         },
     }
     conditions: ClassVar[Mapping[str, Mapping[str, T]]] = {"on_top": TOP_SCOPE}
+    reads_top: ClassVar[bool] = True  # the order of the table matters (an observation encodes its top card)
     messages = ("kind.pile", "kind.pile_on_top")
 
     def __init__(self, inp: KindInputs) -> None:
