@@ -407,6 +407,7 @@ def test_public_events_keep_only_the_fields_known_to_be_public() -> None:
         "table": ["4s"],
         "stock": 30,
         "hand_sizes": [2, 2],
+        "face_down": 1,  # face-down table cards: how many is public (RULES.md P1.2), which ones is not
     }
     refill = {"event": "refill", "deal": 1, "hands": [["5d"], ["6d"]], "stock": 28, "burnt": ["7b"]}
     assert public_event(refill) == {"event": "refill", "deal": 1, "stock": 28, "hand_sizes": [1, 1]}
