@@ -301,3 +301,31 @@ def test_P2_1_an_agent_observes_the_top_card() -> None:
     obs = encoder.observation(state.view(0))
     tops = obs[encoder.layout.slice("extras")][: len(variant.deck)]
     assert tops.nonzero()[0].tolist() == ids(variant, ["9d"])  # only the top card matters (P2.1)
+
+
+def test_replay_checks_the_face_down_cards_of_the_record(pisti: Variant) -> None:
+    import json
+
+    from piglia.record import write_events
+
+    state = Game(pisti).new_match(seed=6)
+    while not state.is_terminal():
+        state.push(state.legal_moves()[0])
+    out = io.StringIO()
+    write_events(state.events or [], out)
+    lines = out.getvalue().splitlines()
+    assert verify_lines(lines, "ok.jsonl", variant=pisti) == (1, [])
+    deal_at = next(i for i, line in enumerate(lines) if '"event":"deal"' in line)
+    take_at = next(i for i, line in enumerate(lines) if '"face_down":[' in line and '"event":"play"' in line)
+    # A face-down card swapped with a card of a hand: not the deal of the seed.
+    deal = json.loads(lines[deal_at])
+    deal["face_down"][0], deal["hands"][0][0] = deal["hands"][0][0], deal["face_down"][0]
+    bad = [*lines[:deal_at], json.dumps(deal), *lines[deal_at + 1 :]]
+    _, errors = verify_lines(bad, "bad.jsonl", variant=pisti)
+    assert any("does not match the shuffle" in str(e) for e in errors)
+    # A play that hides which face-down cards it took.
+    play_event = json.loads(lines[take_at])
+    play_event["face_down"] = play_event["face_down"][:-1]
+    bad = [*lines[:take_at], json.dumps(play_event), *lines[take_at + 1 :]]
+    _, errors = verify_lines(bad, "bad.jsonl", variant=pisti)
+    assert any("face_down" in str(e) for e in errors)
