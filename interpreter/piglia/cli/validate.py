@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from piglia.cli.common import HELP_FORMAT
+from piglia.cli.common import HELP_FORMAT, unexpected
 from piglia.probe import play_random
 from piglia.spec import load_variant, resolution_notes, validate_file
 
@@ -14,7 +14,12 @@ def run(args: argparse.Namespace) -> int:
     """Print ``FILE: ok`` or one located message per problem; 1 if any file is bad."""
     bad = False
     for ref in args.files:
-        errors = validate_file(ref)
+        try:
+            errors = validate_file(ref)
+        except Exception as exc:  # whatever the loader raises, say it in one line and go on to the next file
+            bad = True
+            print(unexpected(ref, exc))
+            continue
         if errors:
             bad = True
             for e in errors:
