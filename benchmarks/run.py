@@ -99,9 +99,9 @@ def hand_deals(seed: int, first: int, count: int) -> int:
     return sum(hand_scopa.play_match(match_seed(seed, k))[2] for k in range(first, first + count))
 
 
-def bench_variants(rounds: int, matches: int) -> list[dict[str, Any]]:
+def bench_variants(rounds: int, matches: int, names: list[str] | None = None) -> list[dict[str, Any]]:
     out = []
-    for name in builtin_names():
+    for name in names or builtin_names():
         variant = piglia.load_variant(name)
         rates = []
         for players in variant.player_counts:
@@ -289,8 +289,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--quick", action="store_true", help="fewer rounds (a smoke test, noisier)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    p.add_argument("--variants", help="only the deals/s of these variants (comma-separated), side by side")
     args = p.parse_args(argv)
     rounds, matches = (3, 30) if args.quick else (9, 120)
+    if args.variants:
+        rates = bench_variants(max(rounds // 2, 2), matches, args.variants.split(","))
+        table = Table("variant", "players", "deals/s", title="Deals/s, one process", title_justify="left")
+        for v in rates:
+            for r in v["by_players"]:
+                table.add_row(v["variant"], str(r["players"]), f"{r['deals_per_second']:,.0f}")
+        Console(highlight=False).print(table)
+        return 0
     figures: dict[str, Any] = {"machine": machine(), "command": "make bench  (python benchmarks/run.py)"}
     figures["hand_vs_interpreter"] = bench_hand(rounds, matches)
     figures["variants"] = bench_variants(max(rounds // 2, 2), matches)

@@ -71,7 +71,7 @@ def test_an_unregistered_kind_is_rejected_with_the_registered_ones_named(wild_fi
     with pytest.raises(SpecErrors) as err:
         piglia.load_variant(wild_file)
     text = str(err.value)
-    assert "'wild' is not one of all, match, sets, sum" in text
+    assert "'wild' is not one of all, match, pile, sets, sum" in text
     assert "unknown key 'fewest'" in text
 
 

@@ -32,7 +32,7 @@ SEEDS = st.integers(min_value=0, max_value=2**32)
 
 
 def check_every_card_in_one_place(state: State) -> None:
-    places = [*state.hands, state.table, state.stock, *state.piles]
+    places = [*state.hands, state.table, state.face_down, state.stock, *state.piles]
     seen = Counter(c for place in places for c in place)
     assert sorted(seen) == list(range(len(state.game.variant.deck))), "a card is lost or made up"
     assert max(seen.values()) == 1, "a card is in two places"

@@ -148,6 +148,7 @@ def check_hidden(client: TestClient, game_id: str, answer: dict[str, Any]) -> No
     deck = state.game.variant.deck
     hidden = {deck.cards[c].id for s, hand in enumerate(state.hands) if s != session.seat for c in hand}
     hidden |= {deck.cards[c].id for c in state.stock}
+    hidden |= {deck.cards[c].id for c in state.face_down}  # table cards face down (RULES.md P1.2)
     # earlier deals (and a misdealt table) are history: their cards are shuffled into this deal's hidden ones
     now = {k: v for k, v in answer.items() if k not in ("events", "sheets")}
     now["events"] = [e for e in answer["events"] if e.get("deal") == answer["deal"] and e["event"] != "misdeal"]
@@ -176,7 +177,9 @@ def play_out(client: TestClient, game_id: str, pick: int = -1, check: bool = Fal
     return game
 
 
-@pytest.mark.parametrize(("variant", "players", "seed"), [("scopa", None, 3), ("cicera", 4, 8), ("scopone", None, 2)])
+@pytest.mark.parametrize(
+    ("variant", "players", "seed"), [("scopa", None, 3), ("cicera", 4, 8), ("scopone", None, 2), ("pisti", 4, 5)]
+)
 def test_whole_matches_never_show_another_hand_the_stock_or_the_seed(
     client: TestClient, variant: str, players: int | None, seed: int
 ) -> None:
@@ -404,6 +407,7 @@ def test_public_events_keep_only_the_fields_known_to_be_public() -> None:
         "table": ["4s"],
         "stock": 30,
         "hand_sizes": [2, 2],
+        "face_down": 1,  # face-down table cards: how many is public (RULES.md P1.2), which ones is not
     }
     refill = {"event": "refill", "deal": 1, "hands": [["5d"], ["6d"]], "stock": 28, "burnt": ["7b"]}
     assert public_event(refill) == {"event": "refill", "deal": 1, "stock": 28, "hand_sizes": [1, 1]}

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
-from piglia.contexts import DEAL_SCOPE, all_scope_names
+from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
 from piglia.dsl import Compiled, T, compile_expr
 from piglia.errors import DslError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
@@ -368,6 +368,16 @@ class VariantBuilder:
         if "redeal" in spec:
             redeal = self.compiled(("deal", "redeal", "when"), spec["redeal"]["when"], DEAL_SCOPE, T.BOOL)
         opening = self.build_opening(spec.get("opening", {}))
+        face_down = int(spec.get("face_down", 0))
+        if face_down > table:
+            raise self.fail(("deal", "face_down"), f"{face_down} face-down cards, but only {table} go to the table")
+        replace_when: Compiled | None = None
+        replace: tuple[bool, ...] | None = None
+        if "replace" in spec:
+            replace_when = self.compiled(
+                ("deal", "replace", "when"), spec["replace"]["when"], {"card": T.CARD}, T.BOOL, bare_card="card"
+            )
+            replace = tuple(bool(replace_when.fn(CardEnv(c, c))) for c in range(size))
         out: dict[int, DealRules] = {}
         for n in counts:
             if spec["hand"] == "all":
@@ -407,6 +417,10 @@ class VariantBuilder:
                 hand_all=spec["hand"] == "all",
                 redeal_when=redeal,
                 redeal_reason_written="reason" in spec.get("redeal", {}),
+                face_down=face_down,
+                replace=replace,
+                replace_when=replace_when,
+                replace_reason=str(spec.get("replace", {}).get("reason", "")),
             )
         return out
 

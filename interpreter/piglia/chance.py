@@ -46,12 +46,16 @@ class DealOutcome:
     """The cards of a deal: each seat's hand, the table, the stock in dealing order.
 
     ``misdeals`` are the opening tables rejected before this one (each redealt, as the rules say), in order.
+    ``face_down`` are the table cards dealt face down (``table`` holds the face-up ones) and ``returned`` the
+    opening cards sent under the stock and replaced (``deal.replace``), in order; both empty in most games.
     """
 
     hands: tuple[tuple[int, ...], ...]
     table: tuple[int, ...]
     stock: tuple[int, ...]
     misdeals: tuple[tuple[int, ...], ...] = ()
+    face_down: tuple[int, ...] = ()
+    returned: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

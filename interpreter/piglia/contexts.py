@@ -25,6 +25,7 @@ __all__ = [
     "BonusEnv",
     "CardEnv",
     "DealEnv",
+    "PileEnv",
     "PlayInfo",
     "all_scope_names",
 ]
@@ -66,6 +67,7 @@ class BonusEnv:
     hand: tuple[int, ...]
     pile: tuple[int, ...]
     deal: int
+    top: int = -1  # the table's top card before the play (-1: empty table); see mechanics/pile.py
 
 
 @dataclass(slots=True)
@@ -83,6 +85,14 @@ class CardEnv:
 
     card: int
     played: int
+
+
+@dataclass(slots=True)
+class PileEnv:
+    """The scope of a pile kind's ``on_top``: the card being played and the pile's top card."""
+
+    played: int
+    top: int
 
 
 @dataclass(slots=True)
@@ -106,6 +116,7 @@ BONUS_SCOPE: Mapping[str, T] = {
     "hand": T.CARDS,
     "pile": T.CARDS,
     "deal": T.INT,
+    "top": T.CARD,
 }
 AWARD_SCOPE: Mapping[str, T] = {"pile": T.CARDS, "team": T.INT, "deal": T.INT}
 CARD_SCOPE: Mapping[str, T] = {"card": T.CARD, "played": T.CARD}

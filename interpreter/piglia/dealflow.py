@@ -16,7 +16,9 @@ from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, Refill
 from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
+from piglia.mechanics import facedown
 from piglia.mechanics.awards import AwardForm
+from piglia.mechanics.replace import replace_table
 from piglia.outcome import Reason
 
 if TYPE_CHECKING:
@@ -56,18 +58,29 @@ def deal(state: State, outcome: DealOutcome) -> None:
         reason = state.game.deal_rules.redeal_reason
         for table in outcome.misdeals:
             state._log(Misdeal(state.deal_no, state.dealer, state._ids(table), reason))
-    start_deal(state, outcome.hands, outcome.table, outcome.stock)
+    start_deal(
+        state, outcome.hands, outcome.table, outcome.stock, face_down=outcome.face_down, returned=outcome.returned
+    )
 
 
 def start_deal(
-    state: State, hands: Sequence[Sequence[int]], table: Sequence[int], stock: Sequence[int], *, opening: bool = True
+    state: State,
+    hands: Sequence[Sequence[int]],
+    table: Sequence[int],
+    stock: Sequence[int],
+    *,
+    opening: bool = True,
+    face_down: Sequence[int] = (),
+    returned: Sequence[int] = (),
 ) -> None:
-    """Begin the current deal with these hands, table and stock (the stock's first card is dealt first).
+    """Begin the current deal with these hands, table (face up) and stock (the stock's first card is dealt first),
+    and these face-down table cards; ``returned``: the opening cards sent under the stock, for the record.
 
     Then the opening bonuses of the variant are applied, unless ``opening`` is false.
     """
     state.hands = [sorted(h) for h in hands]
     state.table = list(table)
+    state.face_down = list(face_down)
     state.stock = list(stock)
     state.piles = [[] for _ in state.piles]
     state.deal_points = [0] * len(state.deal_points)
@@ -79,7 +92,15 @@ def start_deal(
     state.to_move = (state.dealer + state.game.players.lead_offset) % state.game.num_players
     if state.events is not None:
         state._log(
-            Deal(state.deal_no, state.dealer, [state._ids(h) for h in state.hands], state._ids(state.table), len(stock))
+            Deal(
+                state.deal_no,
+                state.dealer,
+                [state._ids(h) for h in state.hands],
+                state._ids(state.table),
+                len(stock),
+                state._ids(face_down) if face_down else None,  # complete information: mechanics/facedown.py
+                state._ids(returned) if returned else None,
+            )
         )
     if opening:
         apply_opening(state)
@@ -173,7 +194,8 @@ def end_deal(state: State) -> None:
     game = state.game
     variant = game.variant
     leftover_team: int | None = None
-    leftover = list(state.table)
+    leftover = list(state.table) + state.face_down  # face-down cards never taken go with the leftover
+    state.face_down = []
     if leftover and variant.leftover == "last_capturer" and state.last_capturer >= 0:
         leftover_team = game.players.team_of[state.last_capturer]
         state.piles[leftover_team].extend(leftover)
@@ -218,13 +240,12 @@ def end_deal(state: State) -> None:
     if over:
         state.over = True
         state.winner = winner
-        best = max(state.totals)
         stop = match.stop_reason(state.totals, state.deal_no)  # the deal limit (match.max_deals)
         if stop:
             state.end_reason = (Reason.DEAL_LIMIT, stop)
         elif winner is None:
             state.end_reason = (Reason.DRAW, "")
-        elif match.target is not None and best >= match.target:
+        elif match.reached(state.totals):
             state.end_reason = (Reason.TARGET, "")
         else:
             state.end_reason = (Reason.DEALS, "")
@@ -260,10 +281,15 @@ def chance_outcome(state: State, seed: int | None = None) -> ChanceOutcome:
                 hand=rules.hand,
                 table=rules.table,
             )
-            if state.is_misdeal(table):
-                misdeals.append(tuple(table))
+            up, down = facedown.split(table, rules.face_down)
+            if state.is_misdeal(up):
+                misdeals.append(up)
                 continue
-            return DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), tuple(misdeals))
+            returned: tuple[int, ...] = ()
+            if rules.replace is not None:
+                up, stock_t, returned = replace_table(up, stock, rules.replace)
+                stock = list(stock_t)
+            return DealOutcome(tuple(map(tuple, hands)), up, tuple(stock), tuple(misdeals), down, returned)
         raise PigliaError(
             f"deal.redeal.when: the redeal condition held on {MAX_REDEALS} shuffles in a row; it almost always holds"
         )
@@ -287,9 +313,14 @@ def check_deal(state: State, outcome: DealOutcome) -> None:
     rules = state.game.deal_rules
     if len(outcome.hands) != state.game.num_players:
         raise PigliaError(f"a deal gives one hand to each of the {state.game.num_players} seats")
-    if any(len(h) != rules.hand for h in outcome.hands) or len(outcome.table) != rules.table:
+    if any(len(h) != rules.hand for h in outcome.hands) or len(outcome.table) + len(outcome.face_down) != rules.table:
         raise PigliaError(f"a deal gives {rules.hand} cards to each seat and {rules.table} to the table")
-    dealt = [c for h in outcome.hands for c in h] + list(outcome.table) + list(outcome.stock)
+    if len(outcome.face_down) != rules.face_down:
+        raise PigliaError(f"a deal puts {rules.face_down} of the table cards face down, not {len(outcome.face_down)}")
+    unwanted = rules.replace
+    if unwanted is not None and any(unwanted[c] for c in outcome.table) and not all(unwanted[c] for c in outcome.stock):
+        raise PigliaError("an opening table card must go under the stock and be replaced (deal.replace)")
+    dealt = [c for h in outcome.hands for c in h] + list(outcome.table) + list(outcome.face_down) + list(outcome.stock)
     if len(set(dealt)) != len(dealt) or not all(0 <= c < len(state.game.variant.deck) for c in dealt):
         raise PigliaError("the same card is dealt twice")
     if state.is_misdeal(outcome.table):

@@ -134,14 +134,18 @@ class Misdeal(RecordEvent):
 
 @dataclass(slots=True, eq=False)
 class Deal(RecordEvent):
-    """A deal: the hands, the table, the number of cards left in the stock."""
+    """A deal: the hands, the table (face up), the number of cards left in the stock; the face-down table cards
+    and the opening cards returned under the stock, when the rules deal any."""
 
     event: ClassVar[str] = "deal"
+    optional: ClassVar[tuple[str, ...]] = ("face_down", "returned")
     deal: int
     dealer: int
     hands: list[list[str]]
     table: list[str]
     stock: int
+    face_down: list[str] | None = None
+    returned: list[str] | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -168,16 +172,18 @@ class Opening(RecordEvent):
 
 @dataclass(slots=True, eq=False)
 class Play(RecordEvent):
-    """A card played: what it took, by which capture kind (captures only), the bonuses it scored."""
+    """A card played: what it took, by which capture kind (captures only), the bonuses it scored, and the
+    face-down table cards it took with the pile (when it took any)."""
 
     event: ClassVar[str] = "play"
-    optional: ClassVar[tuple[str, ...]] = ("kind",)
+    optional: ClassVar[tuple[str, ...]] = ("kind", "face_down")
     deal: int
     player: int
     card: str
     captured: list[str]
     kind: str | None
     bonuses: list[dict[str, Any]]
+    face_down: list[str] | None = None
 
 
 @dataclass(slots=True, eq=False)

@@ -221,11 +221,17 @@ class _Replay:
             raise self.stop(line, f"hands: expected one list per seat ({state.game.num_players})")
         hands = [self.cards(line, h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
         size = state.game.deal_rules.hand
-        if any(len(h) != size for h in hands) or len(table) != state.game.deal_rules.table:
+        face_down = self.cards(line, event.get("face_down") or [], "face_down")
+        returned = self.cards(line, event.get("returned") or [], "returned")
+        if len(face_down) != state.game.deal_rules.face_down:
+            raise self.stop(
+                line, f"the rules deal {state.game.deal_rules.face_down} table cards face down, not {len(face_down)}"
+            )
+        if any(len(h) != size for h in hands) or len(table) + len(face_down) != state.game.deal_rules.table:
             raise self.stop(
                 line, f"a deal gives {size} cards to each seat and {state.game.deal_rules.table} to the table"
             )
-        dealt = [c for h in hands for c in h] + table
+        dealt = [c for h in hands for c in h] + table + face_down
         if len(set(dealt)) != len(dealt):
             raise self.stop(line, "the same card is dealt twice")
         if state.is_misdeal(table):
@@ -234,7 +240,8 @@ class _Replay:
         if event.get("stock") != len(stock):
             self.err(line, f"stock {event.get('stock')!r}, but {len(stock)} cards are left undealt")
         same_hands = [sorted(h) for h in hands] == [sorted(h) for h in expected.hands]
-        if same_hands and tuple(table) == expected.table and attempt == len(expected.misdeals):
+        same_table = tuple(table) == expected.table and tuple(face_down) == expected.face_down
+        if same_hands and same_table and attempt == len(expected.misdeals) and tuple(returned) == expected.returned:
             stock = list(expected.stock)
         else:
             self.err(line, f"the deal does not match the shuffle of seed {state.seed}")
@@ -244,7 +251,10 @@ class _Replay:
         # The record's deal is the chance outcome: replayed even where it differs from the seed (said above),
         # so that the rest of the record is still checked.
         try:
-            state.push_chance(DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), misdeals))
+            outcome = DealOutcome(
+                tuple(map(tuple, hands)), tuple(table), tuple(stock), misdeals, tuple(face_down), tuple(returned)
+            )
+            state.push_chance(outcome)
         except PigliaError as exc:
             raise self.stop(line, str(exc)) from None
         # The opening bonuses (and an instant win they cause) are for the record's next lines to show.
@@ -300,6 +310,8 @@ class _Replay:
         assert isinstance(mine, Play)
         self.compare_kind(line, event, mine)
         self.compare_bonuses(line, event.get("bonuses"), mine.bonuses)
+        if sorted(event.get("face_down") or []) != sorted(mine.face_down or []):
+            self.err(line, f"face_down {event.get('face_down')!r}, but the play takes {mine.face_down or []} face down")
         # deal_end / match_end / an automatic next deal are for the record's next lines to show
         self.pending = [e for e in produced[1:] if e.event in ("deal_end", "match_end")]
 

@@ -312,7 +312,11 @@ class _Page:
             d = self.v.deal_rules(count)
             prefix = m("with_players", n=count) + " " if many else ""
             stock = len(self.v.deck) - d.table - count * d.hand
-            text = m("deal.hands", hand=d.hand) + " " + self.plural("deal.table", d.table)
+            if d.face_down:  # mechanics/facedown.py
+                table_text = m("deal.table_face_down", n=d.table, down=d.face_down, up=d.table - d.face_down)
+            else:
+                table_text = self.plural("deal.table", d.table)
+            text = m("deal.hands", hand=d.hand) + " " + table_text
             if d.hand_all:
                 text += " " + m("deal.all")
             text += " " + (m("deal.stock", n=stock) if stock else m("deal.no_stock"))
@@ -324,6 +328,10 @@ class _Page:
             cond = self.words.condition(d.redeal_when)
             reason = self.reason("redeal", d.redeal_reason) if d.redeal_reason_written else ""
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
+        if d.replace_when is not None:  # mechanics/replace.py
+            cond = self.words.card_filter(d.replace_when)
+            reason = self.reason("replace", d.replace_reason) if d.replace_reason else ""
+            self.bullet(m("deal.replace", mods=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
 
     def turn(self) -> None:
         m = self.msg

@@ -54,6 +54,7 @@ def score_play(
         tuple([c for c in state.hands[seat] if c != card]) if game.reads_hand else (),
         pile,
         state.deal_no,
+        table[-1] if table else -1,  # the top card (mechanics/pile.py)
     )
     scored = []
     for b in bonuses:

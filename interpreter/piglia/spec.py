@@ -223,7 +223,11 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
 
 
 _TRANSLATED_TEXTS = ("title", "description", "notes")
-_REASONS = {"redeal": ("deal", "redeal", "reason"), "instant_win": ("match", "instant_win", "reason")}
+_REASONS = {
+    "redeal": ("deal", "redeal", "reason"),
+    "instant_win": ("match", "instant_win", "reason"),
+    "replace": ("deal", "replace", "reason"),
+}
 
 
 def _has(data: Any, path: tuple[str, ...]) -> bool:

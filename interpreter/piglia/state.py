@@ -30,6 +30,7 @@ from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
+from piglia.mechanics import facedown
 from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
@@ -85,10 +86,13 @@ class Game:
         seed: int = 0,
         log: bool = True,
         opening: bool = False,
+        face_down: Sequence[str] = (),
     ) -> State:
         """A position set up by hand, with cards named by id: for examples, tests and teaching.
 
-        The stock is dealt from its first card. Cards not named anywhere are out of this deal. With ``opening``
+        The table is listed in the order its cards arrived (its last card is the top of the pile); ``face_down``
+        are table cards lying face down under it. The stock is dealt from its first card. Cards not named
+        anywhere are out of this deal. With ``opening``
         the position is the start of a deal, and the variant's opening bonuses (``deal.opening``) are applied to
         it; otherwise it may be any moment of a deal and they are not.
         """
@@ -102,7 +106,9 @@ class Game:
         state.deal_no = deal
         if totals is not None:
             state.totals = list(totals)
-        dealflow.start_deal(state, [ids(h) for h in hands], ids(table), ids(stock), opening=False)
+        dealflow.start_deal(
+            state, [ids(h) for h in hands], ids(table), ids(stock), opening=False, face_down=ids(face_down)
+        )
         if piles is not None:
             state.piles = [ids(p) for p in piles]
         if to_move is not None:
@@ -143,12 +149,13 @@ class SeatView:
     totals: tuple[int, ...]
     deal_points: tuple[int, ...]
     plays: tuple[tuple[int, Card, tuple[Card, ...]], ...]  # this deal: (seat, card, captured)
-    unseen: tuple[Card, ...]  # cards this seat has not seen: others' hands and the stock
+    unseen: tuple[Card, ...]  # cards this seat has not seen: others' hands, the stock, face-down table cards
     # the seat that captured last in this deal (-1: none yet); public, and not always in ``plays``: an opening
     # bonus that takes table cards counts as the dealer's capture
     last_capturer: int = -1
     # the rules being played: public knowledge, so that a player can reason about what moves are worth
     game: Game | None = field(default=None, repr=False, compare=False)
+    face_down: int = 0  # how many table cards lie face down (never which: mechanics/facedown.py)
 
 
 # The parts of a position that a move (and the chance steps it brings) changes: what ``pop`` restores.
@@ -169,6 +176,7 @@ class State:
         "dealer",
         "end_reason",
         "events",
+        "face_down",
         "game",
         "hands",
         "last_capturer",
@@ -196,6 +204,7 @@ class State:
         self.deal_no = 1
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.table: list[int] = []
+        self.face_down: list[int] = []  # table cards lying face down under the pile (mechanics/facedown.py)
         self.stock: list[int] = []
         self.piles: list[list[int]] = [[] for _ in range(game.num_teams)]
         self.totals = [0] * game.num_teams
@@ -228,6 +237,7 @@ class State:
         other.deal_no = self.deal_no
         other.hands = [list(h) for h in self.hands]
         other.table = list(self.table)
+        other.face_down = list(self.face_down)
         other.stock = list(self.stock)
         other.piles = [list(p) for p in self.piles]
         other.totals = list(self.totals)
@@ -424,6 +434,7 @@ class State:
             list(self.deal_scores),
             self.carried,
             len(self.events) if self.events is not None else 0,
+            list(self.face_down),
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -447,6 +458,7 @@ class State:
             self.deal_scores,
             self.carried,
             logged,
+            self.face_down,
         ) = s
         if self.events is not None:
             del self.events[logged:]
@@ -488,8 +500,10 @@ class State:
         last_play = not self.stock and sum(map(len, hands)) == 1  # this is the last card of the deal
         # The kind of a capture is written in the record, and read by bonuses that ask for it.
         kind = variant.capture.kind_of(card, self.table, captured) if captured and (logging or game.reads_kind) else ""
+        hidden = facedown.taken_with(self.table, captured, self.face_down) if self.face_down else ()
+        taken = (*captured, *hidden) if hidden else captured  # what the bonuses see as captured
         # A placement scores only bonuses ``on: play``: most plays of most variants build no scope at all.
-        scored = score_play(self, card, captured, kind, team, last_play) if captured or game.bonus_on_play else []
+        scored = score_play(self, card, taken, kind, team, last_play) if captured or game.bonus_on_play else []
         for name, points in scored:
             self.deal_points[team] += points
             self.deal_scores.append((name, team, points))
@@ -500,7 +514,9 @@ class State:
                 table.remove(c)
             pile = self.piles[team]
             pile.append(card)
-            pile.extend(captured)
+            pile.extend(taken)
+            if hidden:
+                self.face_down = []
             self.last_capturer = seat
         else:
             table.append(card)
@@ -516,6 +532,7 @@ class State:
                     [cards[c].id for c in captured],
                     kind or None,
                     [{"name": name, "points": points} for name, points in scored],
+                    [cards[c].id for c in hidden] if hidden else None,
                 )
             )
         self.to_move = (seat + 1) % game.num_players
@@ -559,6 +576,8 @@ class State:
         kind = variant.capture.kind_of(card, self.table, captured) if captured and game.reads_kind else ""
         team = game.players.team_of[self.to_move]
         last_play = not self.stock and sum(map(len, self.hands)) == 1
+        if self.face_down:
+            captured = (*captured, *facedown.taken_with(self.table, captured, self.face_down))
         return sum(points for _name, points in score_play(self, card, captured, kind, team, last_play))
 
     def returns(self) -> list[float]:
@@ -590,6 +609,7 @@ class State:
             unseen=tuple(c for c in cards if c.index not in seen),
             last_capturer=self.last_capturer,
             game=self.game,
+            face_down=len(self.face_down),
         )
 
     @classmethod
@@ -602,8 +622,10 @@ class State:
         *,
         seed: int = 0,
         auto_deal: bool = False,
+        face_down: Sequence[int] = (),
     ) -> State:
-        """A full position consistent with ``view``, the hidden cards given: every seat's hand and the stock.
+        """A full position consistent with ``view``, the hidden cards given: every seat's hand and the stock
+        (and the face-down table cards, as many as the view counts).
 
         This is how a player imagines the position (a determinization): ``hands[view.seat]`` must be the
         seat's own hand, and the other hands and the stock must have the sizes the view shows. Without
@@ -613,12 +635,15 @@ class State:
             raise PigliaError("a position built from a view must give the seat its own hand")
         if [len(h) for h in hands] != list(view.hand_sizes) or len(stock) != view.stock_size:
             raise PigliaError("the hidden cards do not have the hand and stock sizes the view shows")
+        if len(face_down) != view.face_down:
+            raise PigliaError(f"the view counts {view.face_down} face-down table cards, not {len(face_down)}")
         state = cls(game, seed, auto_deal=False, log=False)
         state.auto_deal = auto_deal
         state.dealer = view.dealer
         state.deal_no = view.deal
         state.hands = [sorted(h) for h in hands]
         state.table = [c.index for c in view.table]
+        state.face_down = list(face_down)
         state.stock = list(stock)
         state.piles = [[c.index for c in p] for p in view.piles]
         state.totals = list(view.totals)

@@ -73,6 +73,7 @@ class VariantTexts:
         found = {
             "redeal": ((rules.get("deal") or {}).get("redeal") or {}).get("reason"),
             "instant_win": ((rules.get("match") or {}).get("instant_win") or {}).get("reason"),
+            "replace": ((rules.get("deal") or {}).get("replace") or {}).get("reason"),
         }
         return {k: str(v) for k, v in found.items() if v}
 

@@ -298,6 +298,10 @@ class DealRules:
     hand_all: bool = False  # the hand size is "all the cards after the table", as written
     redeal_when: Compiled | None = field(default=None, compare=False, repr=False)  # the condition, for phrasing
     redeal_reason_written: bool = False  # the reason was written (not the default), so the rules page shows it
+    face_down: int = 0  # of the ``table`` opening cards, how many are dealt face down (mechanics/facedown.py)
+    replace: tuple[bool, ...] | None = None  # per card: sent under the stock from the opening table (replace.py)
+    replace_when: Compiled | None = field(default=None, compare=False, repr=False)
+    replace_reason: str = ""  # as written, for the rules page ("" when none was written)
 
 
 @dataclass(frozen=True)

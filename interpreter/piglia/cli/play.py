@@ -186,7 +186,8 @@ class Session:
             self.deal_piles = [[] for _ in self.game.players.teams]
         elif kind == "play" and e["captured"]:
             team = self.game.players.team_of[e["player"]]
-            self.deal_piles[team] += [deck.parse_card(c).index for c in (e["card"], *e["captured"])]
+            taken = (e["card"], *e["captured"], *(e.get("face_down") or ()))  # face-down cards go with the pile
+            self.deal_piles[team] += [deck.parse_card(c).index for c in taken]
         elif kind == "deal_end" and e["leftover"]["team"] is not None:
             self.deal_piles[e["leftover"]["team"]] += [deck.parse_card(c).index for c in e["leftover"]["cards"]]
 
@@ -205,7 +206,10 @@ class Session:
             deck = self.game.variant.deck
             move = Move(deck.parse_card(e["card"]), tuple(deck.parse_card(c) for c in e["captured"]))
             bonuses = self.bonus_list(e["bonuses"])
-            out.print(f"{self.seat_name(e['player'])}: {self.describe(move)}" + (f"; {bonuses}" if bonuses else ""))
+            said = self.describe(move)
+            if e.get("face_down"):  # the face-down cards under the pile, now seen
+                said += " " + m("play.face_down_taken", cards=self.names(e["face_down"]))
+            out.print(f"{self.seat_name(e['player'])}: {said}" + (f"; {bonuses}" if bonuses else ""))
         elif kind == "deal_end":
             left = e["leftover"]
             if left["cards"]:
@@ -257,7 +261,10 @@ class Session:
         self.out.print("\n" + score)
         piles = ", ".join(f"{self.team_name(t)} {m.plural('play.cards', len(p))}" for t, p in enumerate(s.piles))
         self.out.print(m("play.piles", piles=piles, stock=m.plural("play.cards", len(s.stock))))
-        self.out.print(m("play.table", cards=self.card_list(list(s.table))))
+        table = m("play.table", cards=self.card_list(list(s.table)))
+        if s.face_down:  # only how many: which cards they are is hidden from every player
+            table += " " + m("play.face_down", n=len(s.face_down))
+        self.out.print(table)
         self.out.print(m("play.hand", cards=self.card_list(list(s.hands[self.seat]))))
 
     def marks(self, move: Move) -> str:

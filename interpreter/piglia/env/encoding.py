@@ -9,8 +9,9 @@ block                           size      meaning
 ==============================  ========  =======================================================================
 card planes                     5 x D     one-hot location of every card as this seat knows it: own hand, table,
                                           own side's pile, other sides' piles, unseen (others' hands and stock)
-extras (reserved)               3 x D     pile tops, builds, declared hands: zero until the engine has those
-                                          mechanics; reserved now so the layout does not move when they come
+extras (reserved)               3 x D     pile tops (the table's top card, in variants whose rules read it:
+                                          mechanics/pile.py), builds, declared hands: zero until the engine has
+                                          those; reserved now so the layout does not move when they come
 stock                           1         cards left in the stock / D
 hand sizes                      n         cards in each seat's hand / cards dealt per hand, from this seat on
 to move                         n         one-hot: which seat moves, counted from this seat (0 = this seat)
@@ -81,6 +82,9 @@ class Encoder:
         self.slots = 1 + capture_slots
         self.num_actions = self.deck_size * self.slots
         self.hand_size = max(1, game.deal_rules.hand)
+        # The first extras plane marks the table's top card where the rules read it (a pile kind, a bonus on top).
+        kinds = [k for tier in game.variant.capture.tiers for k in tier]
+        self.pile_top = "top" in game.bonus_reads or any(getattr(k, "reads_top", False) for k in kinds)
         self.score_scale = float(game.variant.match.target or DEFAULT_SCALE)
         d, n, t = self.deck_size, self.num_players, self.num_teams
         sizes = [
@@ -130,7 +134,9 @@ class Encoder:
                 obs[base + card.index] = 1.0
         for card in view.unseen:
             obs[4 * d + card.index] = 1.0
-        # the extras block stays zero (reserved)
+        # extras: the pile-top plane (variants whose rules read the top card); builds and declarations reserved
+        if self.pile_top and view.table:
+            obs[self.layout.blocks["extras"][0] + view.table[-1].index] = 1.0
         at = self.layout.blocks["stock"][0]
         obs[at] = view.stock_size / d
         at += 1

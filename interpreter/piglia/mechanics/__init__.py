@@ -7,7 +7,7 @@ one module per family; a plugin registers more with :func:`register_mechanic` in
 point group ``piglia.mechanics`` (docs/extending.md).
 """
 
-from piglia.mechanics import awards, bonuses, capture, match, sets
+from piglia.mechanics import awards, bonuses, capture, match, misere, pile, sets
 from piglia.mechanics.awards import AwardForm, register_award_form
 from piglia.mechanics.base import (
     ENTRY_POINT_GROUP,
@@ -38,6 +38,8 @@ __all__ = [
     "load_plugins",
     "match",
     "mechanics",
+    "misere",
+    "pile",
     "register_award_form",
     "register_capture_kind",
     "register_mechanic",

@@ -193,6 +193,8 @@ class KindMechanic(Mechanic):
     family = "capture"
     uses_target: ClassVar[bool] = False  # a ``target`` key, compiled per played card into ``KindInputs.target``
     one_set: ClassVar[bool] = True  # a capture is one set (a card or a group): the rules page says "never two"
+    # Its own condition keys and the scope each sees: compiled (located errors) into ``KindInputs.exprs``.
+    conditions: ClassVar[Mapping[str, Mapping[str, T]]] = {}
 
     def __init__(self, inp: KindInputs) -> None:
         self.name = inp.name
@@ -303,6 +305,9 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
             if not isinstance(t, int):
                 affordable(t, "target", n)
             target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
+        for key, scope in cls.conditions.items():
+            if key in spec:
+                exprs[key] = b.compiled((*path, key), spec[key], scope, T.BOOL)
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})

@@ -54,6 +54,8 @@ class MatchEnd(Mechanic):
 
     family = "match"
     sufficient: ClassVar[bool] = True  # ends every match by itself (a variant needs at least one such end)
+    lower_is_better: ClassVar[bool] = False  # the winner is the side with the fewest points (misere)
+    conflicts: ClassVar[tuple[str, ...]] = ()  # match keys that cannot be written with this one
 
     def __init__(self, b: BuildContext, value: Any) -> None:
         self.value = value
@@ -65,6 +67,14 @@ class MatchEnd(Mechanic):
     def lines(self, page: Page, match: MatchRules) -> list[str]:
         """Its rules-page bullets under "End of the match"."""
         return []
+
+    def short(self, page: Page) -> str | None:
+        """The match in a few words for the page's subtitle, if this end says it (else the target's or deals')."""
+        return None
+
+    def objective(self, page: Page) -> str | None:
+        """The objective's line on how the match is won, if this end says it."""
+        return None
 
 
 def _leaders(totals: Sequence[int]) -> tuple[int, list[int]]:
@@ -212,6 +222,17 @@ class MatchRules:
 
     max_deals: int = DEFAULT_MAX_DEALS
 
+    @property
+    def lower_is_better(self) -> bool:
+        """Whether the side with fewer points wins (a misere end): players then play to lose points."""
+        return any(end.lower_is_better for end in self.ends)
+
+    def reached(self, totals: Sequence[int]) -> bool:
+        """Whether the match ended because a side reached a score limit (not a number of deals)."""
+        best = max(totals)
+        limits = [end.value for end in self.ends if end.key in ("target", "misere")]
+        return any(best >= limit for limit in limits)
+
     def decided_by(self, totals: Sequence[int], deals_played: int) -> tuple[Decision, MatchEnd | None]:
         """The decision after a deal and the end that made it (None: the match goes on)."""
         for end in self.ends:
@@ -245,6 +266,13 @@ def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
                 f"{spec['deals']} deals is more than the deal limit (match.max_deals: {limit.value}): "
                 "raise max_deals or play fewer deals",
             )
+    for end in ends:
+        for other in end.conflicts:
+            if other in spec:
+                path = b.newest(("match", end.key), ("match", other))
+                raise b.fail(
+                    path, f"match.{end.key} and match.{other} say opposite things: write one of them", key=True
+                )
     instant = by_key.get("instant_win")
     return MatchRules(
         target=spec.get("target"),
@@ -341,6 +369,10 @@ def check_progress(
 
 def match_short(match: MatchRules, page: Page) -> str:
     """The match in a few words, for the page's subtitle: "match to 11"."""
+    for end in match.ends:
+        said = end.short(page)
+        if said is not None:
+            return said
     if match.target is not None and match.deals is not None:
         return page.msg("match.short_both", target=match.target, deals=match.deals)
     if match.target is not None:
@@ -350,6 +382,10 @@ def match_short(match: MatchRules, page: Page) -> str:
 
 def match_objective(match: MatchRules, page: Page) -> str:
     """The objective's line on how the match is won."""
+    for end in match.ends:
+        said = end.objective(page)
+        if said is not None:
+            return said
     if match.target is not None:
         return page.side_msg("objective.target", target=match.target)
     return page.side_msg("objective.deals")

@@ -14,7 +14,15 @@ from collections.abc import Sequence
 from math import comb
 
 from piglia.moves import Move
-from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, refill_hands, team_score
+from piglia.players.knowledge import (
+    card_weights,
+    deal_over,
+    determinize,
+    game_of,
+    points_sign,
+    refill_hands,
+    team_score,
+)
 from piglia.state import RawMove, SeatView, State
 
 __all__ = ["GreedyPlayer", "chance_any", "expected_max", "move_estimate", "move_value"]
@@ -41,8 +49,9 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     before = list(state.deal_points)
     after = state.clone()
     after.push_raw(raw)  # not play(): the caller deals the next hands, if it needs them (see move_estimate)
+    sign = points_sign(game)  # misere: every point is bad
     if deal_over(after):  # the deal ended: its points are known exactly
-        return team_score(after.deal_points, team) - team_score(before, team), after
+        return sign * (team_score(after.deal_points, team) - team_score(before, team)), after
     gained = [after.deal_points[t] - before[t] for t in range(game.num_teams)]
     value = team_score(gained, team)
     card, captured = raw
@@ -50,7 +59,7 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
         value += weights[card] + sum(weights[c] for c in captured)
     else:
         value -= DISCARD_CAUTION * weights[card]
-    return value, after
+    return sign * value, after
 
 
 def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tuple[list[float], int, int]:

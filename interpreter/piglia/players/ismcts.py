@@ -39,7 +39,7 @@ from typing import Any
 from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
-from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, team_score
+from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
 from piglia.state import RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
@@ -355,6 +355,8 @@ class IsmctsPlayer:
             return legal[0]
         if self.prng.random() >= GREEDY_PLAYOUT:
             return legal[self.prng.randrange(len(legal))]
+        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth
+            return min(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
         bonus = state.bonus_points if self.bonuses else None
         hand = self._threat_hand(state) if risk else []
 
@@ -424,4 +426,5 @@ class IsmctsPlayer:
             team_of = state.game.players.team_of
             for s, hand in enumerate(state.hands):
                 points[team_of[s]] += HELD_SHARE * sum(weights[c] for c in hand)
-        return points
+        sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
+        return [sign * p for p in points] if sign < 0 else points

@@ -20,7 +20,7 @@ from piglia.chance import Phase
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
 
-__all__ = ["card_weights", "deal_over", "determinize", "game_of", "play", "refill_hands", "team_score"]
+__all__ = ["card_weights", "deal_over", "determinize", "game_of", "play", "points_sign", "refill_hands", "team_score"]
 
 _DEAL_OR_END = (Phase.DEAL, Phase.END)  # an imagined position never deals again: its deal is over
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
@@ -37,6 +37,12 @@ def team_score(points: Sequence[float], team: int) -> float:
     """``team``'s points minus the mean of the other teams' points."""
     others = [p for t, p in enumerate(points) if t != team]
     return points[team] - (sum(others) / len(others) if others else 0.0)
+
+
+def points_sign(game: Game) -> float:
+    """1.0 when points are good; -1.0 when the side with fewer points wins (a misere match end): a player then
+    maximises the sign times the points."""
+    return -1.0 if game.variant.match.lower_is_better else 1.0
 
 
 def card_weights(game: Game) -> tuple[float, ...]:
@@ -102,7 +108,9 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
         hands.append(unseen[pos : pos + size])
         pos += size
     stock = unseen[pos : pos + view.stock_size]
-    return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal)
+    pos += view.stock_size
+    face_down = unseen[pos : pos + view.face_down]  # the table cards under the pile are as unknown as the stock
+    return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal, face_down=face_down)
 
 
 def deal_over(state: State) -> bool:

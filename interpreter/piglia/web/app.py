@@ -155,6 +155,7 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
         "hand": [c.id for c in view.hand],
         "table": [c.id for c in view.table],
         "stock": view.stock_size,
+        "face_down": view.face_down,  # table cards lying face down: how many, never which
         "score": {
             "totals": list(view.totals),
             "this_deal": [0] * len(view.totals) if deal_over else list(view.deal_points),

@@ -120,7 +120,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("deal", "dealer", "table", "stock"),
     "refill": ("deal", "stock"),
     "opening": ("deal", "player", "name", "points", "captured"),
-    "play": ("deal", "player", "card", "captured", "kind", "bonuses"),
+    "play": ("deal", "player", "card", "captured", "kind", "bonuses", "face_down"),  # face_down: seen once taken
     "deal_end": ("deal", "leftover", "awards", "points", "totals"),
     "match_end": ("totals", "winner", "reason"),
 }
@@ -144,6 +144,8 @@ def public_event(event: Event) -> Event | None:
     out: dict[str, Any] = {"event": kind, **_only(event, keys)}
     if kind in ("deal", "refill"):
         out["hand_sizes"] = [len(h) for h in event["hands"]]
+    if kind == "deal" and event.get("face_down"):
+        out["face_down"] = len(event["face_down"])  # face-down table cards: their count, never which they are
     if kind == "play":
         out["bonuses"] = [_only(b, _BONUS_FIELDS) for b in event["bonuses"]]
     elif kind == "deal_end":
@@ -183,7 +185,7 @@ def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, 
             continue
         kind = e["event"]
         if kind == "play" and e["captured"]:
-            piles[team_of[e["player"]]] += [e["card"], *e["captured"]]
+            piles[team_of[e["player"]]] += [e["card"], *e["captured"], *(e.get("face_down") or ())]
         elif kind == "opening" and e["captured"]:
             piles[team_of[e["player"]]] += e["captured"]
         elif kind == "deal_end" and e["leftover"]["team"] is not None:
