@@ -5,11 +5,11 @@ words for its names (suits, ranks, capture kinds, bonuses, awards, value tables)
 
     translations:
       it:
-        title: Cicera
+        title: Il gioco
         description: Quattro giocatori in due coppie...
         notes: ["..."]
         reasons: {redeal: tre o più re sul tavolo iniziale}
-        names: {coins: denari, mata: mata, ten_of_coins: 10 di denari}
+        names: {hearts: cuori, wild_seven: sette matto}
 
 A name the file does not translate is looked up in the language's catalog (``name.<identifier>``: the common
 suits, ranks and award words); one found in neither is shown as written, and :attr:`VariantTexts.missing`
@@ -99,7 +99,7 @@ class VariantTexts:
         return ident.replace("_", " ")
 
     def card(self, index: int) -> str:
-        """A card of the deck in words: "7 of coins", "7 di denari"."""
+        """A card of the deck in words: "7 of hearts", "7 di cuori"."""
         card = self.variant.deck.cards[index]
         return self.msg("card", rank=self.name(card.rank.name), suit=self.name(card.suit.name))
 

@@ -399,7 +399,7 @@ class SumKind(KindMechanic):
         },
         "include_played": {
             "type": "boolean",
-            "description": "Count the played card's value in the total too (as in Scopa a 15).",
+            "description": "Count the played card's value in the total too (sum-to-15 games).",
         },
         "min_cards": {"type": "integer", "minimum": 1, "description": "Fewest table cards in the group."},
         "max_cards": {
