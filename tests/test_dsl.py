@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
@@ -908,6 +908,7 @@ ENVS = [
 
 @settings(FUZZ_SETTINGS, max_examples=300)
 @given(st.one_of([typed(kind, 3) for kind in ("int", "bool", "cards", "card", "suit", "rank")]))
+@example("sum(sum(n for c1 in pile where any(true for c2 in pile)) for c0 in pile)")
 def test_optimised_and_reference_compilations_agree(text: str) -> None:
     try:
         fast = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))
@@ -916,7 +917,13 @@ def test_optimised_and_reference_compilations_agree(text: str) -> None:
         # of loops past the cost limit (issue 16).
         assert error.message == "division by zero" or error.message.startswith("expression too costly"), (text, error)
         return
-    slow = compile_reference(text, scope=SCOPE, deck=DECK, expected=tuple(T))
+    try:
+        slow = compile_reference(text, scope=SCOPE, deck=DECK, expected=tuple(T))
+    except DslError as error:
+        # The reference does not hoist loop-invariant parts out of loops, so its cost estimate can pass the limit
+        # where the optimised compilation's does not (found by CI: a loop-invariant `any` inside a nest of loops).
+        assert error.message.startswith("expression too costly"), (text, error)
+        return
     assert fast.type is slow.type
     assert fast.names == slow.names
     for env in ENVS:
