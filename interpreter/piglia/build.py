@@ -20,6 +20,7 @@ from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
 from piglia.mechanics.capture import CaptureKind, build_kind
+from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
@@ -135,6 +136,7 @@ class VariantBuilder:
             ("bonuses", self.build_bonuses),
             ("awards", self.build_awards),
             ("match", self.build_match),
+            ("declarations", self.build_declarations),
         ):
             try:
                 parts[name] = step()
@@ -162,7 +164,13 @@ class VariantBuilder:
             source=source,
             notes=tuple(" ".join(str(note).split()) for note in d.get("notes") or ()),
             removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
+            declarations=parts["declarations"],
         )
+
+    def build_declarations(self) -> Declarations | None:
+        """The hand declarations (``declarations``), if the file has any."""
+        spec = self.data.get("declarations")
+        return None if spec is None else build_declarations(self, spec)
 
     # -- deck ------------------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, Refill
 from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
+from piglia.mechanics import declarations
 from piglia.outcome import Reason
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ def start_deal(
         )
     if opening:
         apply_opening(state)
+        declarations.hand_dealt(state)
 
 
 def apply_opening(state: State) -> None:
@@ -165,6 +167,7 @@ def _set_refilled(state: State, new: list[list[int]]) -> None:
     state.hands = [sorted(h) for h in new]
     if state.events is not None:
         state._log(Refill(state.deal_no, [state._ids(h) for h in state.hands], len(state.stock)))
+    declarations.hand_dealt(state)
 
 
 def end_deal(state: State) -> None:

@@ -30,6 +30,7 @@ from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
+from piglia.mechanics import declarations
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
@@ -109,6 +110,7 @@ class Game:
         state.last_capturer = last_capturer
         if opening:
             dealflow.apply_opening(state)
+            declarations.hand_dealt(state)
         return state
 
     def header(self, seed: int) -> Header:
@@ -146,6 +148,8 @@ class SeatView:
     # the seat that captured last in this deal (-1: none yet); public, and not always in ``plays``: an opening
     # bonus that takes table cards counts as the dealer's capture
     last_capturer: int = -1
+    # per seat, the cards of its hand that a declaration made public (mechanics.declarations); empty otherwise
+    shown: tuple[tuple[Card, ...], ...] = ()
     # the rules being played: public knowledge, so that a player can reason about what moves are worth
     game: Game | None = field(default=None, repr=False, compare=False)
 
@@ -176,6 +180,7 @@ class State:
         "plays",
         "previous",
         "seed",
+        "shown",
         "stock",
         "table",
         "to_move",
@@ -206,6 +211,7 @@ class State:
         self.winner: int | None = None
         self.end_reason: tuple[Reason, str] | None = None
         self._deal_pending = True
+        self.shown: list[tuple[int, ...]] = [() for _ in range(n)]  # declared hands (mechanics.declarations)
         self._undo: list[tuple[_Snapshot, Move | ChanceOutcome]] = []
         self.deal_scores: list[Score] = []
         self.observer: Callable[[State], None] | None = None
@@ -237,6 +243,7 @@ class State:
         other.winner = self.winner
         other.end_reason = self.end_reason
         other._deal_pending = self._deal_pending
+        other.shown = list(self.shown)
         other._undo = []
         other.deal_scores = list(self.deal_scores)
         other.observer = None  # a copy is another line of play: whoever watched this one did not ask for it
@@ -390,6 +397,7 @@ class State:
             self._deal_pending,
             list(self.deal_scores),
             len(self.events) if self.events is not None else 0,
+            list(self.shown),
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -412,6 +420,7 @@ class State:
             self._deal_pending,
             self.deal_scores,
             logged,
+            self.shown,
         ) = s
         if self.events is not None:
             del self.events[logged:]
@@ -487,6 +496,8 @@ class State:
         if captured and variant.match.instant_win is not None and dealflow.instant_win(self, team):
             return
         if not last_play:
+            if variant.declarations is not None:
+                declarations.turn_begins(self)
             if self.auto_deal and self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
             return
@@ -537,7 +548,10 @@ class State:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see of this position."""
         cards = self.game.variant.deck.cards
-        seen = set(self.hands[seat]) | set(self.table) | {c for p in self.piles for c in p}
+        shown = tuple(tuple(c for c in s if c in h) for s, h in zip(self.shown, self.hands, strict=True))
+        seen = (
+            set(self.hands[seat]) | set(self.table) | {c for p in self.piles for c in p} | {c for s in shown for c in s}
+        )
         return SeatView(
             seat=seat,
             team=self.game.players.team_of[seat],
@@ -554,6 +568,7 @@ class State:
             plays=tuple((s, cards[c], tuple(cards[x] for x in cap)) for s, c, cap in self.plays),
             unseen=tuple(c for c in cards if c.index not in seen),
             last_capturer=self.last_capturer,
+            shown=tuple(tuple(cards[c] for c in s) for s in shown),
             game=self.game,
         )
 
@@ -590,6 +605,10 @@ class State:
         state.deal_points = list(view.deal_points)
         state.plays = [(s, c.index, tuple(x.index for x in cap)) for s, c, cap in view.plays]
         state.last_capturer = view.last_capturer
+        if view.shown:
+            state.shown = [tuple(c.index for c in s) for s in view.shown]
+            if any(not set(s) <= set(h) for s, h in zip(state.shown, state.hands, strict=True)):
+                raise PigliaError("a position built from a view must give each seat the cards it has shown")
         if state.plays:
             seat, card, captured = state.plays[-1]
             state.previous = PlayInfo(card, captured, not captured, seat)
