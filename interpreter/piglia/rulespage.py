@@ -189,6 +189,7 @@ class _Page:
         self.players()
         self.deck()
         self.deal()
+        self.declarations()
         self.turn()
         self.bonuses()
         self.end_of_deal()
@@ -308,6 +309,14 @@ class _Page:
             cond = self.words.condition(d.redeal_when)
             reason = self.reason("redeal", d.redeal_reason) if d.redeal_reason_written else ""
             self.bullet(m("deal.redeal", cond=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
+
+    def declarations(self) -> None:
+        declarations = self.v.declarations
+        if declarations is None:
+            return
+        self.heading("declare.title")
+        for line in declarations.phrase(self):
+            self.bullet(line)
 
     def turn(self) -> None:
         m = self.msg

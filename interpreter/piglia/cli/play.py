@@ -158,6 +158,17 @@ class Session:
             move = Move(deck.parse_card(e["card"]), tuple(deck.parse_card(c) for c in e["captured"]))
             bonuses = self.bonus_list(e["bonuses"])
             out.print(f"{self.seat_name(e['player'])}: {self.describe(move)}" + (f"; {bonuses}" if bonuses else ""))
+        elif kind == "declare":
+            text = m(
+                "play.declare",
+                who=self.seat_name(e["player"]),
+                name=escape(self.texts.name(str(e["name"]))),
+                cards=self.names(e["cards"]),
+                points=e["points"],
+            )
+            for wild, named in (e.get("named") or {}).items():
+                text += " " + m("play.declare_wild", wild=self.names([wild]), named=self.names([named]))
+            out.print(text)
         elif kind == "deal_end":
             left = e["leftover"]
             if left["cards"]:
@@ -207,6 +218,14 @@ class Session:
         piles = ", ".join(f"{self.team_name(t)} {m.plural('play.cards', len(p))}" for t, p in enumerate(s.piles))
         self.out.print(m("play.piles", piles=piles, stock=m.plural("play.cards", len(s.stock))))
         self.out.print(m("play.table", cards=self.card_list(list(s.table))))
+        view = s.view(self.seat)
+        shown = [
+            f"{self.seat_name(k)}: {self.card_list([c.index for c in cards])}"
+            for k, cards in enumerate(view.shown)
+            if cards and k != self.seat
+        ]
+        if shown:
+            self.out.print(m("play.shown", cards="; ".join(shown)))
         self.out.print(m("play.hand", cards=self.card_list(list(s.hands[self.seat]))))
 
     def marks(self, move: Move) -> str:

@@ -144,7 +144,7 @@ class Declarations:
         if len(self.hands) > 1:
             lines.append(page.msg("declare.first"))
         if self.wild is not None:
-            lines.append(page.msg("declare.wild", cards=page.words.card_filter(self.wild)))
+            lines.append(page.msg("declare.wild", cond=page.words.condition(self.wild)))
         return lines
 
 
