@@ -49,9 +49,10 @@ def guard(kind: KindMechanic, when: Compiled) -> None:
     """Make ``kind`` find captures only when ``when`` holds (its ``captures`` wrapped, in place)."""
     inner = kind.captures
     test = when.fn
+    played_ok = kind.inputs.played_ok  # the cheap filter first: most played cards never reach the condition
 
     def captures(played: int, table: Sequence[int]) -> list[Capture]:
-        if not test(TableEnv(played, tuple(table))):
+        if not played_ok[played] or not test(TableEnv(played, tuple(table))):
             return []
         return inner(played, table)
 
