@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,7 +99,7 @@ def test_CI1_1_opening_table_of_30_two_scope_other_totals_nothing(ci: Variant) -
 # -- CI1.2: declarations ---------------------------------------------------------------------------------------
 
 
-def declared(ci: Variant, hand: list[str]) -> list[dict[str, object]]:
+def declared(ci: Variant, hand: list[str]) -> list[dict[str, Any]]:
     """The declarations of the leader holding ``hand`` at the start of a hand."""
     state = position(ci, hands=[["Kc", "Qd", "Js"], hand], table=["5h", "5d", "6c", "Ks"], dealer=0, opening=True)
     return events_of(state, "declare")
@@ -116,12 +118,19 @@ def declared(ci: Variant, hand: list[str]) -> list[dict[str, object]]:
     ],
 )
 def test_CI1_2_declarations(ci: Variant, hand: list[str], name: str, points: int, named: object) -> None:
-    expected = {"event": "declare", "deal": 1, "player": 1, "name": name, "points": points, "cards": hand}
+    expected: dict[str, Any] = {
+        "event": "declare",
+        "deal": 1,
+        "player": 1,
+        "name": name,
+        "points": points,
+        "cards": hand,
+    }
     if named is not None:
         expected["named"] = named
     got = declared(ci, hand)
     assert len(got) == 1
-    assert {**got[0], "cards": sorted(got[0]["cards"])} == {**expected, "cards": sorted(hand)}  # type: ignore[type-var]
+    assert {**got[0], "cards": sorted(got[0]["cards"])} == {**expected, "cards": sorted(hand)}
 
 
 @pytest.mark.parametrize("hand", [["2c", "3d", "5s"], ["7h", "3c", "6d"], ["Kc", "Kd", "Qs"]])
@@ -298,14 +307,14 @@ def test_CI_ai_players_play_a_match(ci: Variant, spec: str) -> None:
     assert any(e["event"] == "declare" for e in state.events or [])
 
 
-def test_CI_terminal_game_plays_a_match(tmp_path: object) -> None:
+def test_CI_terminal_game_plays_a_match(tmp_path: Path) -> None:
     result = run_piglia("play", "cirulla", "--opponents", "greedy", "--seed", "4", stdin="1\n" * 3000, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Traceback" not in out + result.stderr
     assert "low hand declared" in out or "three of a kind declared" in out
     assert "You win the match" in out or "You lose the match" in out
-    records = list(tmp_path.glob("piglia-cirulla-4*.jsonl"))  # type: ignore[attr-defined]
+    records = list(tmp_path.glob("piglia-cirulla-4*.jsonl"))
     assert len(records) == 1
     replay = run_piglia("replay", records[0].name, cwd=tmp_path)
     assert replay.returncode == 0, replay.stdout + replay.stderr
