@@ -29,9 +29,11 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test cl
 from piglia.cli import main
 from piglia.locales import languages, load_catalog
 from piglia.record import verify_lines
-from piglia.spec import validate_file
+from piglia.spec import load_variant, validate_file
+from piglia.texts import VariantTexts, untranslated_note
 from piglia.web.app import create_app
 from piglia.web.sessions import GameSession, GameStore
+from piglia.web.views import public_event
 
 BROKEN = "name: broken\nextends: scopa\nawards:\n  coins: {points: 1, most: count(pile where suit == coin)}\n"
 
@@ -90,8 +92,11 @@ def test_italian_is_kept_and_players_optional(client: TestClient) -> None:
     assert game["players"] == 4
     assert [s["role"] for s in game["seats"]] == ["you", "opponent", "partner", "opponent"]
     seven = game["deck"]["cards"]["7d"]
-    suit = game["deck"]["suits"][seven["suit"]]["name"]
-    assert seven["name"] == load_catalog("it")("card", rank="7", suit=suit)  # card names in the game's language
+    suit = game["deck"]["suits"][seven["suit"]]
+    it = load_catalog("it")
+    # card names in the game's language, the suit too: "7 di denari", not "7 di coins"
+    assert suit["name"] == "coins" and suit["label"] == it.messages["name.coins"] == "denari"
+    assert seven["name"] == it("card", rank="7", suit="denari")
 
 
 def test_record_is_refused_while_the_match_runs_and_replays_when_over(client: TestClient) -> None:
@@ -253,6 +258,196 @@ def test_S3_3_sheet_gives_the_counts_behind_every_award(client: TestClient) -> N
     assert len(awards["primiera"]["values"]) == 2 and len(awards["primiera"]["eligible"]) == 2
 
 
+# -- the game's language --------------------------------------------------------------------------------
+
+
+def word(variant: str, lang: str, ident: str) -> str:
+    """A name in a language as its sources give it: the rule file's translation, else the catalog's common word."""
+    own = ((load_variant(variant).rules.get("translations") or {}).get(lang) or {}).get("names") or {}
+    return str(own.get(ident) or load_catalog(lang).messages[f"name.{ident}"])
+
+
+@pytest.mark.parametrize("lang", ["it", "fi", "tr"])
+def test_names_are_in_the_games_language(client: TestClient, lang: str) -> None:
+    game_id = new_game(client, lang=lang, seed=4)
+    game = client.get(f"/api/games/{game_id}").json()
+    msg = load_catalog(lang)
+    suits = game["deck"]["suits"]
+    assert [s["name"] for s in suits] == ["coins", "cups", "swords", "clubs"]  # the rule file's names stay
+    assert [s["label"] for s in suits] == [word("scopa", lang, s["name"]) for s in suits]
+    ranks = {r["name"]: r["label"] for r in game["deck"]["ranks"]}
+    assert ranks["asso"] == word("scopa", lang, "asso") and ranks["7"] == "7"
+    assert game["deck"]["cards"]["7d"]["name"] == msg("card", rank="7", suit=word("scopa", lang, "coins"))
+    assert game["names"]["scopa"] == word("scopa", lang, "scopa") and game["names"]["sum"] == word("scopa", lang, "sum")
+    kinds = {m["kind"]: m["kind_label"] for m in game["legal_moves"] if m["kind"]}
+    assert kinds and all(label == word("scopa", lang, kind) for kind, label in kinds.items())
+    while not game["sheets"]:
+        game = client.post(f"/api/games/{game_id}/moves", json={"move": 0}).json()
+    sheet = game["sheets"][0]
+    awards = {a["name"]: a["label"] for a in sheet["awards"]}
+    assert awards == {n: word("scopa", lang, n) for n in ("cards", "coins", "settebello", "primiera")}
+    assert all(b["label"] == word("scopa", lang, b["name"]) for b in sheet["bonuses"])
+    labels = [b for e in game["events"] if e["event"] == "play" for b in e["bonuses"]]
+    assert all(b["label"] == word("scopa", lang, b["name"]) for b in labels)
+    end = next(e for e in game["events"] if e["event"] == "deal_end")
+    assert [a["label"] for a in end["awards"]] == list(awards.values())
+    if lang == "it":  # the words themselves, as an Italian player knows them
+        assert awards["coins"] == "denari" and awards["cards"] == "carte"
+
+
+def display_strings(data: Any) -> Iterator[str]:
+    """Every string of an answer meant to be shown: not the rule file's own identifiers (a ``name`` next to its
+    ``label``, a capture's ``kind``, the keys of ``names``, the event kinds)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key in ("kind", "event") or (key == "name" and "label" in data):
+                continue
+            yield from display_strings(list(value.values()) if key == "names" else value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from display_strings(value)
+    elif isinstance(data, str):
+        yield data
+
+
+def test_no_english_suit_name_in_an_italian_scopa_match(client: TestClient) -> None:
+    english = re.compile(r"\b(coins|cups|swords|clubs|of)\b")
+    game_id = new_game(client, lang="it", seed=6)
+    answers = [client.get(f"/api/games/{game_id}").json()]
+    while not answers[-1]["finished"]:
+        moves = answers[-1]["legal_moves"]
+        answers.append(client.post(f"/api/games/{game_id}/moves", json={"move": moves[-1]["index"]}).json())
+    shown = [text for answer in answers for text in display_strings(answer)]
+    assert any("denari" in text for text in shown) and len(answers[-1]["sheets"]) >= 2
+    leaks = sorted({text for text in shown if english.search(text)})
+    assert leaks == [], f"English words in an Italian game: {leaks[:5]}"
+
+
+NEW_AWARD = (
+    "name: scopa-cups\ntitle: Scopa with cups\nextends: scopa\n"
+    "awards:\n  most_cups: {points: 1, most: count(pile where suit == cups)}\n"
+)
+
+
+def test_what_a_rule_file_does_not_translate_is_said_once(client: TestClient) -> None:
+    r = client.post("/api/games", json={"rules": NEW_AWARD, "rules_name": "cups.yaml", "lang": "fi", "seed": 1})
+    game = client.get(f"/api/games/{r.json()['id']}").json()
+    note = game["variant"]["untranslated"]
+    fi = load_catalog("fi")
+    # the Finnish catalog's sentence, naming the new award (shown as written) and not the translated ones
+    assert note and note.startswith(fi.messages["untranslated"].split("{")[0]) and "`most_cups`" in note
+    assert "`coins`" not in note and game["names"]["most_cups"] == "most cups"
+    assert note == untranslated_note(VariantTexts(session_of(client, game["id"]).variant, "fi"))
+    checked = client.post("/api/rules/check", json={"rules": NEW_AWARD, "rules_name": "cups.yaml", "lang": "fi"})
+    assert checked.json()["untranslated"] == note
+    # a rule file translated into the language: nothing to say
+    assert client.get(f"/api/games/{new_game(client, lang='fi')}").json()["variant"]["untranslated"] is None
+    listed = {v["name"]: v for v in client.get("/api/variants?lang=it").json()["variants"]}
+    assert listed["scopa"]["untranslated"] is None and listed["scopa"]["description"].startswith("Due giocatori")
+
+
+def test_titles_and_descriptions_are_in_the_pages_language(client: TestClient) -> None:
+    french = load_variant("scopa-french")
+    for lang in ("it", "fi", "hu"):
+        own = french.rules["translations"][lang]
+        listed = {v["name"]: v for v in client.get(f"/api/variants?lang={lang}").json()["variants"]}
+        assert listed["scopa-french"]["title"] == own["title"] != french.title
+        assert listed["scopa-french"]["description"] == " ".join(own["description"].split())
+        game = client.get(f"/api/games/{new_game(client, variant='scopa-french', lang=lang)}").json()
+        assert game["variant"]["title"] == own["title"]
+
+
+def test_S2_4_the_reason_for_an_illegal_move_is_in_the_pages_language(client: TestClient) -> None:
+    """Seed 3: the hand holds the 7 of swords and the table the 7 of cups; S2.4 the 7 must capture it."""
+    game_id = new_game(client, seed=3, lang="it")
+    game = client.get(f"/api/games/{game_id}").json()
+    assert "7s" in game["hand"] and "7c" in game["table"]
+    it = load_catalog("it")
+    card = it("card", rank="7", suit=word("scopa", "it", "swords"))
+    taken = it("card", rank="7", suit=word("scopa", "it", "cups"))
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": "7s"})
+    assert r.status_code == 422
+    assert (
+        r.json()["error"]
+        == it("play.why.must_capture", card=card, options=taken)
+        == ("7 di spade deve prendere (la presa è obbligatoria): 7 di coppe")
+    )
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": "3d"})
+    assert r.json()["error"] == it("play.why.not_in_hand", card=it("card", rank="3", suit="denari"))
+    # the page changed its language: the reason follows it
+    fi = load_catalog("fi")
+    r = client.post(f"/api/games/{game_id}/moves", json={"move": "7s", "lang": "fi"})
+    card = fi("card", rank="7", suit=word("scopa", "fi", "swords"))
+    assert r.json()["error"] == fi(
+        "play.why.must_capture", card=card, options=fi("card", rank="7", suit=word("scopa", "fi", "cups"))
+    )
+    r = client.post(f"/api/games/{new_game(client, seed=3)}/moves", json={"move": "7s"})
+    assert "must capture" in r.json()["error"]  # English: the engine's own words
+
+
+def test_public_events_keep_only_the_fields_known_to_be_public() -> None:
+    """A field the web table does not know (a face-down card, the stock's order, a seed) never reaches a client."""
+    deal = {
+        "event": "deal",
+        "deal": 1,
+        "dealer": 0,
+        "hands": [["7d", "3c"], ["Rb", "2s"]],
+        "table": ["4s"],
+        "face_down": ["Ad"],
+        "stock": 30,
+        "stock_order": ["5c"],
+    }
+    assert public_event(deal) == {
+        "event": "deal",
+        "deal": 1,
+        "dealer": 0,
+        "table": ["4s"],
+        "stock": 30,
+        "hand_sizes": [2, 2],
+    }
+    refill = {"event": "refill", "deal": 1, "hands": [["5d"], ["6d"]], "stock": 28, "burnt": ["7b"]}
+    assert public_event(refill) == {"event": "refill", "deal": 1, "stock": 28, "hand_sizes": [1, 1]}
+    play = {
+        "event": "play",
+        "deal": 1,
+        "player": 0,
+        "card": "7d",
+        "captured": ["7c"],
+        "kind": "match",
+        "bonuses": [{"name": "scopa", "points": 1, "seen": ["Ad"]}],
+        "hand_after": ["3c"],
+    }
+    assert public_event(play) == {
+        "event": "play",
+        "deal": 1,
+        "player": 0,
+        "card": "7d",
+        "captured": ["7c"],
+        "kind": "match",
+        "bonuses": [{"name": "scopa", "points": 1}],
+    }
+    header = {"event": "header", "variant": "scopa", "players": 2, "teams": [[0], [1]], "seed": 5, "format": "x"}
+    assert public_event(header) == {"event": "header", "variant": "scopa", "players": 2, "teams": [[0], [1]]}
+    end = {
+        "event": "deal_end",
+        "deal": 1,
+        "leftover": {"team": 0, "cards": ["2d"], "stock": ["9c"]},
+        "awards": [{"name": "cards", "team": 1, "points": 1, "pile": ["Ad"]}],
+        "points": [0, 1],
+        "totals": [0, 1],
+        "hands": [["Ad"]],
+    }
+    assert public_event(end) == {
+        "event": "deal_end",
+        "deal": 1,
+        "leftover": {"team": 0, "cards": ["2d"]},
+        "awards": [{"name": "cards", "team": 1, "points": 1}],
+        "points": [0, 1],
+        "totals": [0, 1],
+    }
+    assert public_event({"event": "peek", "deal": 1, "cards": ["Ad"]}) is None  # an unknown kind: dropped
+
+
 # -- errors ----------------------------------------------------------------------------------------------
 
 
@@ -322,7 +517,9 @@ def test_uploaded_rules_extend_only_built_in_variants(client: TestClient) -> Non
 def test_an_uploaded_variant_is_played_and_recorded(client: TestClient) -> None:
     rules = "name: scopa-21\ntitle: Scopa to 21\nextends: scopa\nmatch:\n  target: 21\n"
     r = client.post("/api/rules/check", json={"rules": rules, "rules_name": "scopa-21.yaml"})
-    assert r.status_code == 200 and r.json() == {"ok": True, "name": "scopa-21", "title": "Scopa to 21", "players": [2]}
+    checked = r.json()
+    assert r.status_code == 200 and checked["ok"] is True and checked["name"] == "scopa-21"
+    assert checked["title"] == "Scopa to 21" and checked["players"] == [2]
     r = client.post(
         "/api/games", json={"rules": rules, "rules_name": "scopa-21.yaml", "seed": 2, "opponents": "random"}
     )

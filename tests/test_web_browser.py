@@ -7,10 +7,13 @@ Screenshots are kept in .pytest_cache/web-*.png for a person to look at.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import socket
 import threading
 import time
+import urllib.request
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +27,8 @@ pytest.importorskip("starlette", reason="the web extra is not installed: pip ins
 uvicorn = pytest.importorskip("uvicorn", reason="the web extra is not installed: pip install 'piglia[web]'")
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
 
+from piglia.spec import load_variant  # noqa: E402
+from piglia.texts import VariantTexts  # noqa: E402
 from piglia.web.app import create_app  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -316,3 +321,47 @@ def test_the_page_in_each_source_language(page: Any, server: str, lang: str) -> 
     sync_api.expect(page.locator("#status")).to_contain_text(turn_word)
     assert page.locator("html").get_attribute("lang") == lang
     assert "New match" not in page.locator("body").inner_text()
+    card = page.locator(".hand .card").first  # the card's name in the page's language, not the rule file's
+    texts = VariantTexts(load_variant("cicera" if lang == "tr" else "scopa"), lang)
+    assert card.get_attribute("aria-label") == texts.card_id(card.get_attribute("data-id"))
+
+
+def api(server: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{server}{path}", data=data, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+SHORT_SCOPA = "name: scopa-1\nextends: scopa\nmatch:\n  target: 1\n"  # Scopa's rules and words, one deal or two
+
+
+@pytest.mark.parametrize("lang", ["et", "fi", "hu", "it", "pt", "tr"])
+def test_cards_and_awards_in_each_source_language(page: Any, server: str, lang: str) -> None:
+    """A finished match opened in the page: the score sheet names the awards and the cards in the page's
+    language (the source pages' games: Scopa, and Cicera at four seats in Turkish)."""
+    if lang == "tr":
+        body: dict[str, Any] = {"variant": "cicera", "players": 4}
+        variant = load_variant("cicera")
+    else:
+        body = {"rules": SHORT_SCOPA, "rules_name": "scopa-1.yaml"}
+        variant = load_variant("scopa")
+    created = api(server, "/api/games", {**body, "lang": lang, "seed": 2, "opponents": "greedy"})
+    game = api(server, f"/api/games/{created['id']}")
+    while not game["finished"]:  # played through the API: the page is checked on what it shows
+        game = api(server, f"/api/games/{created['id']}/moves", {"move": 0, "since": 10**6})
+    page.goto(f"{server}/?lang={lang}#{created['id']}")
+    sheet = page.locator(".sheet-table").last
+    sheet.wait_for()
+    texts = VariantTexts(variant, lang)
+    awards = page.locator(".sheet-table tbody tr:not(.bonus-row):not(.total) td:first-child").all_inner_texts()
+    assert awards[-len(variant.awards) :] == [texts.name(a.name) for a in variant.awards]
+    holder = next(a for a in game["sheets"][-1]["awards"] if a["form"] == "holder")
+    assert texts.card_id(holder["card"]) in sheet.inner_text()  # "7 di denari", "madeni para 10"
+    shown = page.locator("#overlay").inner_text()
+    assert not re.search(r"\b(coins|cups|swords|clubs|of)\b", shown), shown
+    note = page.locator("#variant-note")
+    if game["variant"]["untranslated"]:
+        assert note.inner_text() == game["variant"]["untranslated"].replace("`", "")
+    else:
+        assert note.is_hidden()

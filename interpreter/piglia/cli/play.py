@@ -12,14 +12,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
-from piglia.errors import IllegalMoveError, PigliaError
+from piglia.errors import PigliaError
 from piglia.events import RecordEvent
 from piglia.locales import languages
 from piglia.moves import Move
 from piglia.players import Player, make_player
+from piglia.reasons import refusal
 from piglia.record import dump_event
 from piglia.state import Game, State
-from piglia.texts import BASE_LANGUAGE, VariantTexts, untranslated_note
+from piglia.texts import VariantTexts, untranslated_note
 
 AI_KINDS = ["ismcts", "greedy", "random"]
 
@@ -261,7 +262,8 @@ class Session:
             self.out.print(reason)
 
     def refusal(self, answer: str, moves: list[Move]) -> Move | str:
-        """The move a typed notation names, or why it is refused: the engine's reason for an illegal move."""
+        """The move a typed notation names, or why it is refused: the engine's reason for an illegal move, in the
+        session's language (:mod:`piglia.reasons`, shared with the web table)."""
         m = self.msg
         try:
             move = Move.parse(answer, self.game.variant.deck)
@@ -269,29 +271,10 @@ class Session:
             return m("play.ask_again", n=len(moves))
         if move in moves:
             return move
-        try:
-            self.state.apply(move)
-        except IllegalMoveError as exc:
-            reason = str(exc) if self.texts.lang == BASE_LANGUAGE else self.why_illegal(move, moves)
-            return m("play.illegal", reason=escape(reason), n=len(moves))
-        return m("play.ask_again", n=len(moves))
-
-    def why_illegal(self, move: Move, moves: list[Move]) -> str:
-        """The engine's reasons for refusing a move, in the session's language, read from the legal moves."""
-        m, t = self.msg, self.texts
-        card = t.card(move.card.index)
-        if move.card.index not in self.state.hands[self.seat]:
-            return m("play.why.not_in_hand", card=card)
-        absent = [c.index for c in move.captured if c.index not in self.state.table]
-        if absent:
-            return m("play.why.not_on_table", cards=" + ".join(t.card(c) for c in absent))
-        options = [o for o in moves if o.card == move.card and o.captured]
-        listed = m("play.why.or").join(" + ".join(t.card(c.index) for c in o.captured) for o in options)
-        if not options:
-            return m("play.why.no_capture", card=card)
-        if not move.captured:
-            return m("play.why.must_capture", card=card, options=listed)
-        return m("play.why.cannot_take", card=card, options=listed)
+        reason = refusal(self.texts, self.state, move)
+        if reason is None:
+            return m("play.ask_again", n=len(moves))
+        return m("play.illegal", reason=escape(reason), n=len(moves))
 
     def run(self) -> bool:
         """Play to the end of the match; False if the person stopped early."""

@@ -23,18 +23,20 @@ from piglia.errors import PigliaError, SpecError
 from piglia.locales import languages, load_catalog
 from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
+from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 from piglia.web.sessions import AI_PLAYERS, GameSession, GameStore, MoveRefused, NotYourTurn
 from piglia.web.uploads import UploadErrors, load_uploaded
 from piglia.web.views import (
     bonus_tally,
     deck_json,
+    labelled_event,
     move_marks,
     public_event,
     sheet_json,
 )
 
-__all__ = ["MAX_BODY_BYTES", "create_app", "game_json"]
+__all__ = ["MAX_BODY_BYTES", "create_app", "game_json", "variant_json"]
 
 MAX_BODY_BYTES = 2 * 1024 * 1024  # a rule file is at most 1 MB; JSON escaping may double it
 WEB_PREFIX = "web."  # the catalog keys the page uses
@@ -73,15 +75,33 @@ def _pick_lang(requested: Any) -> tuple[str, str | None]:
     return "en", load_catalog("en")("web.lang_fallback", lang=lang, languages=", ".join(have))
 
 
-def game_json(session: GameSession, since: int = 0) -> dict[str, Any]:
-    """The match as the session's seat sees it (docs/web.md): built from ``state.view(seat)`` and public events."""
+def variant_json(texts: VariantTexts) -> dict[str, Any]:
+    """A variant's name and its texts in ``texts``' language: ``title``, ``description``, ``notes``, the
+    ``players`` it allows, and ``untranslated``: the one sentence saying what the rule file does not translate
+    into that language (None when nothing is missing), for the page to show once."""
+    variant = texts.variant
+    return {
+        "name": variant.name,
+        "title": texts.title,
+        "description": texts.description,
+        "notes": texts.notes,
+        "players": list(variant.player_counts),
+        "untranslated": untranslated_note(texts),
+    }
+
+
+def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> dict[str, Any]:
+    """The match as the session's seat sees it (docs/web.md): built from ``state.view(seat)`` and public events,
+    every name in ``lang`` (a language with a catalog; default: the match's)."""
     state = session.state
     game = session.game
     seat = session.seat
+    texts = session.texts_in(lang)
     view = state.view(seat)
     team_of = game.players.team_of
-    events = [e.to_json() for e in state.events or []]  # the record's JSON objects (events are typed values)
-    public = [p for p in (public_event(e) for e in events) if p is not None]
+    # Everything below is read from the public events only (the record's JSON objects, whitelisted field by field).
+    events = [p for p in (public_event(e.to_json()) for e in state.events or []) if p is not None]
+    public = [labelled_event(e, texts) for e in events]
     finished = state.is_terminal()
     my_team = team_of[seat]
     opponents = [s for s in range(game.num_players) if team_of[s] != my_team]
@@ -114,22 +134,16 @@ def game_json(session: GameSession, since: int = 0) -> dict[str, Any]:
             "winner": winner,
             "totals": end["totals"],
             "you": "draw" if winner is None else "win" if winner == my_team else "lose",
-            "reason": end.get("reason"),
+            "reason": end.get("reason") and (texts.reason("instant_win") or end["reason"]),
         }
     match = game.variant.match
-    msg = load_catalog(session.lang)
     return {
         "id": session.id,
         "finished": finished,
         "to_move": None if finished else view.to_move,
-        "legal_moves": move_marks(state) if not finished and view.to_move == seat else [],
-        "variant": {
-            "name": session.variant.name,
-            "title": session.variant.title,
-            "description": session.variant.description,
-            "uploaded": session.uploaded,
-        },
-        "lang": session.lang,
+        "legal_moves": move_marks(state, texts) if not finished and view.to_move == seat else [],
+        "variant": {**variant_json(texts), "uploaded": session.uploaded},
+        "lang": texts.lang,
         "opponents": session.opponents,
         "seat": seat,
         "players": game.num_players,
@@ -145,14 +159,16 @@ def game_json(session: GameSession, since: int = 0) -> dict[str, Any]:
             "totals": list(view.totals),
             "this_deal": [0] * len(view.totals) if deal_over else list(view.deal_points),
             "running": running,
-            "bonuses": [] if deal_over else bonus_tally(events, team_of, view.deal),
+            "bonuses": [] if deal_over else bonus_tally(texts, events, team_of, view.deal),
         },
         "match": {"target": match.target, "deals": match.deals},
         "events": public[max(0, since) :],
         "event_count": len(public),
-        "sheets": [sheet_json(session.variant, events, team_of, game.num_teams, e) for e in ends],
+        "sheets": [sheet_json(texts, events, team_of, game.num_teams, e) for e in ends],
         "result": result,
-        "deck": deck_json(session.variant.deck, msg),
+        "deck": deck_json(session.variant.deck, texts),
+        # every name the variant shows (suits, ranks, value tables, capture kinds, bonuses, awards) in words
+        "names": {ident: texts.name(ident) for ident in texts.identifiers()},
     }
 
 
@@ -193,18 +209,12 @@ def create_app(store: GameStore | None = None) -> Starlette:
         return HTMLResponse(page)
 
     async def variants(request: Request) -> Response:
+        lang, _ = _pick_lang(request.query_params.get("lang"))
         out = []
         for name in builtin_names():
             variant = await run_in_threadpool(load_variant, name)
-            out.append(
-                {
-                    "name": name,
-                    "title": variant.title,
-                    "description": variant.description,
-                    "players": list(variant.player_counts),
-                }
-            )
-        return JSONResponse({"variants": out, "opponents": list(AI_PLAYERS)})
+            out.append(variant_json(VariantTexts(variant, lang)))
+        return JSONResponse({"lang": lang, "variants": out, "opponents": list(AI_PLAYERS)})
 
     async def messages(request: Request) -> Response:
         lang, note = _pick_lang(request.query_params.get("lang"))
@@ -226,9 +236,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
     async def check_rules(request: Request) -> Response:
         data = await _body(request)
         variant = await run_in_threadpool(uploaded, data)
-        return JSONResponse(
-            {"ok": True, "name": variant.name, "title": variant.title, "players": list(variant.player_counts)}
-        )
+        lang, _ = _pick_lang(data.get("lang"))
+        return JSONResponse({"ok": True, **variant_json(VariantTexts(variant, lang))})
 
     def start(data: dict[str, Any]) -> tuple[GameSession, str | None]:
         if "rules" in data:
@@ -266,9 +275,13 @@ def create_app(store: GameStore | None = None) -> Starlette:
             answer["lang_note"] = note
         return JSONResponse(answer, status_code=201)
 
-    def read(session: GameSession, since: int) -> dict[str, Any]:
+    def read(session: GameSession, since: int, lang: str | None) -> dict[str, Any]:
         with session.lock:
-            return game_json(session, since)
+            return game_json(session, since, lang)
+
+    def lang_of(requested: Any) -> str | None:
+        # a page that changed its language during the match asks for its words in the new one
+        return None if requested is None else _pick_lang(requested)[0]
 
     async def show(request: Request) -> Response:
         session = session_of(request)
@@ -276,19 +289,20 @@ def create_app(store: GameStore | None = None) -> Starlette:
             since = int(request.query_params.get("since", "0"))
         except ValueError:
             raise ApiError(400, "since must be a whole number") from None
-        return JSONResponse(await run_in_threadpool(read, session, since))
+        lang = lang_of(request.query_params.get("lang"))
+        return JSONResponse(await run_in_threadpool(read, session, since, lang))
 
-    def play(session: GameSession, move: Any, since: int) -> dict[str, Any]:
+    def play(session: GameSession, move: Any, since: int, lang: str | None) -> dict[str, Any]:
         if isinstance(move, bool) or not isinstance(move, int | str):
             raise ApiError(422, 'move must be the index of a legal move (0, 1, ...) or its notation ("7d x 7c")')
         with session.lock:
             try:
-                session.play(move)
+                session.play(move, lang)
             except NotYourTurn as exc:
                 raise ApiError(409, str(exc)) from None
             except MoveRefused as exc:
                 raise ApiError(422, str(exc)) from None
-            return game_json(session, since)
+            return game_json(session, since, lang)
 
     async def move(request: Request) -> Response:
         session = session_of(request)
@@ -296,7 +310,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
         if "move" not in data:
             raise ApiError(422, 'send {"move": INDEX} or {"move": "NOTATION"}')
         since = _int_field(data, "since", 0) or 0
-        return JSONResponse(await run_in_threadpool(play, session, data["move"], since))
+        lang = lang_of(data.get("lang"))
+        return JSONResponse(await run_in_threadpool(play, session, data["move"], since, lang))
 
     async def record(request: Request) -> Response:
         session = session_of(request)

@@ -15,12 +15,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.moves import Move
 from piglia.players import Player, make_player
+from piglia.reasons import illegal_reason
 from piglia.state import Game, State
+from piglia.texts import VariantTexts
 from piglia.variant import Variant
 
 __all__ = ["AI_PLAYERS", "GameSession", "GameStore", "MoveRefused", "NotYourTurn"]
@@ -53,6 +56,16 @@ class GameSession:
     used: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    @cached_property
+    def texts(self) -> VariantTexts:
+        """The variant's words in the match's language: names, title, the reasons for refusing a move."""
+        return VariantTexts(self.variant, self.lang)
+
+    def texts_in(self, lang: str | None) -> VariantTexts:
+        """The variant's words in ``lang`` (a language with a catalog), or in the match's language for None: a
+        page may change its language during a match."""
+        return self.texts if lang is None or lang == self.lang else VariantTexts(self.variant, lang)
+
     @property
     def game(self) -> Game:
         """The rules for this match's player count."""
@@ -67,8 +80,10 @@ class GameSession:
             move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
             state.push(move)
 
-    def play(self, move: int | str) -> Move:
-        """Play the person's move, given by its index in the legal moves or by its notation; then the AIs'."""
+    def play(self, move: int | str, lang: str | None = None) -> Move:
+        """Play the person's move, given by its index in the legal moves or by its notation; then the AIs'.
+
+        A move the rules do not allow is refused with the engine's reason in ``lang`` (default: the match's)."""
         state = self.state
         if state.is_terminal():
             raise NotYourTurn("the match is over")
@@ -87,7 +102,7 @@ class GameSession:
         try:
             state.push(chosen)
         except IllegalMoveError as exc:
-            raise MoveRefused(str(exc)) from None
+            raise MoveRefused(illegal_reason(self.texts_in(lang), state, chosen, exc)) from None
         self.advance()
         return chosen
 

@@ -5,6 +5,10 @@ the stock's size), the legal moves when it is its turn (each with what it would 
 the match (the record's events without the hands, the stock and the seed) and, for every finished deal, the
 score sheet with the counts behind every award (cards 23-17) computed from the piles the events show.
 
+Every name sent for display (cards, suits, ranks, capture kinds, bonuses, awards) is in the match's language
+(:class:`~piglia.texts.VariantTexts`), in a ``label`` (or a card's ``name``) next to the rule file's own
+identifier, which stays in ``name`` for clients that match on it.
+
 Nothing here names a game: suits are drawn by looks read from ``variants/suit-looks.json`` or a suit's own
 ``props: {look: ...}``, and award counts come from each award's own compiled expressions.
 """
@@ -18,10 +22,10 @@ from typing import Any
 
 from piglia.cards import Deck
 from piglia.contexts import AwardEnv
-from piglia.locales import Catalog
 from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
 from piglia.resources import data_dir
 from piglia.state import Event, State
+from piglia.texts import VariantTexts
 from piglia.variant import Variant
 
 __all__ = [
@@ -29,7 +33,7 @@ __all__ = [
     "AwardCounter",
     "deal_piles",
     "deck_json",
-    "label",
+    "labelled_event",
     "move_marks",
     "public_event",
     "sheet_json",
@@ -37,11 +41,6 @@ __all__ = [
 ]
 
 LOOKS = ("disc", "cup", "sword", "baton", "heart", "diamond", "club", "spade")
-
-
-def label(name: str) -> str:
-    """A rule file's name for a bonus or an award, readable: ``two_of_a_kind`` -> ``two of a kind``."""
-    return name.replace("_", " ")
 
 
 # -- cards ----------------------------------------------------------------------------------------------------
@@ -86,19 +85,24 @@ def suit_looks(deck: Deck) -> tuple[str, list[str]]:
     return best, looks
 
 
-def deck_json(deck: Deck, msg: Catalog) -> dict[str, Any]:
-    """The deck for drawing cards: public knowledge (every card of the variant), never where a card is."""
+def deck_json(deck: Deck, texts: VariantTexts) -> dict[str, Any]:
+    """The deck for drawing cards: public knowledge (every card of the variant), never where a card is. Suits
+    and ranks have their rule-file ``name`` and their ``label`` in the match's language; a card's ``name`` is
+    the card in words of that language (its rank and suit in that language, as the catalog's ``card`` puts them)."""
     style, looks = suit_looks(deck)
     return {
         "style": style,
-        "suits": [{"name": s.name, "id": s.id, "look": looks[s.index]} for s in deck.suits],
+        "suits": [
+            {"name": s.name, "id": s.id, "look": looks[s.index], "label": texts.name(s.name)} for s in deck.suits
+        ],
+        "ranks": [{"name": r.name, "id": r.id, "label": texts.name(r.name)} for r in deck.ranks],
         "cards": {
             c.id: {
                 "rank": c.rank.id,
                 "suit": c.suit.index,
                 "value": c.rank.value,
                 "court": c.rank.court,
-                "name": msg("card", rank=c.rank.name, suit=c.suit.name),
+                "name": texts.card(c.index),
             }
             for c in deck.cards
         },
@@ -107,19 +111,65 @@ def deck_json(deck: Deck, msg: Catalog) -> dict[str, Any]:
 
 # -- events ---------------------------------------------------------------------------------------------------
 
+# The fields of each event kind that every seat may see (docs/records.md), and nothing else: a field this table
+# does not list (a face-down card, a hand, the seed) is dropped until someone decides that it is public.
+PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
+    "header": ("variant", "players", "teams"),
+    "misdeal": ("deal", "dealer", "table", "reason"),
+    "deal": ("deal", "dealer", "table", "stock"),
+    "refill": ("deal", "stock"),
+    "opening": ("deal", "player", "name", "points", "captured"),
+    "play": ("deal", "player", "card", "captured", "kind", "bonuses"),
+    "deal_end": ("deal", "leftover", "awards", "points", "totals"),
+    "match_end": ("totals", "winner", "reason"),
+}
+# ... and of the objects inside them.
+_BONUS_FIELDS = ("name", "points")
+_AWARD_FIELDS = ("name", "team", "points")
+_LEFTOVER_FIELDS = ("team", "cards")
+
+
+def _only(data: Any, keys: Sequence[str]) -> dict[str, Any]:
+    return {k: data[k] for k in keys if k in data}
+
 
 def public_event(event: Event) -> Event | None:
-    """An event as every seat may see it: the hands dealt become their sizes, the seed goes; None to drop."""
+    """An event as every seat may see it: only the fields :data:`PUBLIC_FIELDS` lists for its kind (the hands
+    dealt become their sizes; the seed, and any field not listed, go); None for a kind not listed."""
     kind = event.get("event")
-    if kind == "header":
-        return {"event": "header", "variant": event["variant"], "players": event["players"], "teams": event["teams"]}
+    keys = PUBLIC_FIELDS.get(kind) if isinstance(kind, str) else None
+    if keys is None:
+        return None  # an event kind this module does not know: hidden until someone says it is public
+    out: dict[str, Any] = {"event": kind, **_only(event, keys)}
     if kind in ("deal", "refill"):
-        out = {k: v for k, v in event.items() if k != "hands"}
         out["hand_sizes"] = [len(h) for h in event["hands"]]
-        return out
-    if kind in ("misdeal", "play", "opening", "deal_end", "match_end"):
-        return dict(event)
-    return None  # an event kind this module does not know: hidden until someone says it is public
+    if kind == "play":
+        out["bonuses"] = [_only(b, _BONUS_FIELDS) for b in event["bonuses"]]
+    elif kind == "deal_end":
+        out["leftover"] = _only(event["leftover"], _LEFTOVER_FIELDS)
+        out["awards"] = [_only(a, _AWARD_FIELDS) for a in event["awards"]]
+    return out
+
+
+def labelled_event(event: Event, texts: VariantTexts) -> Event:
+    """A public event with display words in the match's language next to the rule file's names: a ``label``
+    on each bonus of a play, on an opening bonus, on each award of a deal's end, on a misdeal's reason and an
+    instant win's; a ``kind_label`` on a capture."""
+    out = dict(event)
+    kind = out["event"]
+    if kind == "play":
+        out["bonuses"] = [{**b, "label": texts.name(b["name"])} for b in out["bonuses"]]
+        if out.get("kind"):
+            out["kind_label"] = texts.name(out["kind"])
+    elif kind == "opening":
+        out["label"] = texts.name(out["name"])
+    elif kind == "deal_end":
+        out["awards"] = [{**a, "label": texts.name(a["name"])} for a in out["awards"]]
+    elif kind == "misdeal":
+        out["label"] = texts.reason("redeal") or out["reason"]
+    elif kind == "match_end" and out.get("reason"):
+        out["label"] = texts.reason("instant_win") or out["reason"]
+    return out
 
 
 def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, deal: int) -> list[list[str]]:
@@ -178,17 +228,18 @@ def _counter(variant: Variant) -> AwardCounter:
     return AwardCounter(variant)
 
 
-def sheet_json(variant: Variant, events: Sequence[Event], team_of: Sequence[int], num_teams: int, end: Event) -> Any:
-    """The end-of-deal score sheet: every bonus and award with its team, points and the counts behind it."""
+def sheet_json(texts: VariantTexts, events: Sequence[Event], team_of: Sequence[int], num_teams: int, end: Event) -> Any:
+    """The end-of-deal score sheet from the public ``events``: every bonus and award with its team, points, the
+    counts behind it and its ``label`` in the match's language."""
     deal = end["deal"]
     piles = deal_piles(events, team_of, num_teams, deal)
-    counts = _counter(variant).counts(piles, deal)
+    counts = _counter(texts.variant).counts(piles, deal)
     awards = []
     for a in end["awards"]:
-        awards.append({**a, "label": label(a["name"]), **counts.get(a["name"], {"form": ""})})
+        awards.append({**a, "label": texts.name(a["name"]), **counts.get(a["name"], {"form": ""})})
     return {
         "deal": deal,
-        "bonuses": bonus_tally(events, team_of, deal),
+        "bonuses": bonus_tally(texts, events, team_of, deal),
         "awards": awards,
         "leftover": end["leftover"],
         "pile_sizes": [len(p) for p in piles],
@@ -197,8 +248,11 @@ def sheet_json(variant: Variant, events: Sequence[Event], team_of: Sequence[int]
     }
 
 
-def bonus_tally(events: Sequence[Event], team_of: Sequence[int], deal: int) -> list[dict[str, Any]]:
-    """The bonuses scored in ``deal`` so far, per name and team: how many times and how many points."""
+def bonus_tally(
+    texts: VariantTexts, events: Sequence[Event], team_of: Sequence[int], deal: int
+) -> list[dict[str, Any]]:
+    """The bonuses scored in ``deal`` so far, per name (and ``label``, in the match's language) and team: how
+    many times and how many points."""
     tally: dict[tuple[str, int], list[int]] = {}
     for e in events:
         if e.get("deal") != deal:
@@ -213,7 +267,7 @@ def bonus_tally(events: Sequence[Event], team_of: Sequence[int], deal: int) -> l
             got[0] += 1
             got[1] += e["points"]
     return [
-        {"name": name, "label": label(name), "team": team, "count": n, "points": p}
+        {"name": name, "label": texts.name(name), "team": team, "count": n, "points": p}
         for (name, team), (n, p) in tally.items()
     ]
 
@@ -221,9 +275,10 @@ def bonus_tally(events: Sequence[Event], team_of: Sequence[int], deal: int) -> l
 # -- moves ----------------------------------------------------------------------------------------------------
 
 
-def move_marks(state: State) -> list[dict[str, Any]]:
+def move_marks(state: State, texts: VariantTexts) -> list[dict[str, Any]]:
     """The legal moves of the seat to move, each with what it scores at once: its bonuses (played on a copy of
-    the position, so the names are the engine's own) and whether it clears the table."""
+    the position, so the names are the engine's own; each with its ``label`` in the match's language) and
+    whether it clears the table."""
     cards = state.game.variant.deck.cards
     out: list[dict[str, Any]] = []
     table = state.table
@@ -235,7 +290,9 @@ def move_marks(state: State) -> list[dict[str, Any]]:
             before = len(trial.events or [])
             trial.push_raw(raw)
             play = next(e for e in (trial.events or [])[before:] if e["event"] == "play")
-            bonuses = [{**b, "label": label(b["name"])} for b in play["bonuses"]]
+            bonuses = [
+                {"name": b["name"], "points": b["points"], "label": texts.name(b["name"])} for b in play["bonuses"]
+            ]
         kind = state.game.variant.capture.kind_of(card, table, captured) if captured else ""
         out.append(
             {
@@ -244,6 +301,7 @@ def move_marks(state: State) -> list[dict[str, Any]]:
                 "card": cards[card].id,
                 "captured": [cards[c].id for c in captured],
                 "kind": kind,
+                "kind_label": texts.name(kind) if kind else "",
                 "bonuses": bonuses,
                 "points": sum(b["points"] for b in bonuses),
                 "clears_table": bool(captured) and len(captured) == len(table),

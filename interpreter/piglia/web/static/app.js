@@ -188,7 +188,8 @@ async function play() {
   renderStatus();
   try {
     const before = shown;
-    const data = await api("POST", `/api/games/${G.id}/moves`, { move: move ? move.index : notation, since: before });
+    const data = await api("POST", `/api/games/${G.id}/moves`, { move: move ? move.index : notation, since: before,
+      lang });
     selected = null;
     picks = new Set();
     message = null;
@@ -242,15 +243,15 @@ function addLog(e) {
   let text;
   if (e.event === "play") {
     text = `${seatName(e.player)}: ${moveWords(e.card, e.captured)}` +
-      e.bonuses.map((b) => ` · ★ ${t("bonus", { name: b.name.replace(/_/g, " "), points: b.points })}`).join("");
+      e.bonuses.map((b) => ` · ★ ${t("bonus", { name: b.label, points: b.points })}`).join("");
   } else if (e.event === "opening") {
-    text = t("opening", { who: seatName(e.player), name: e.name.replace(/_/g, " "), points: e.points });
+    text = t("opening", { who: seatName(e.player), name: e.label, points: e.points });
   } else if (e.event === "deal") {
     text = t("new_deal", { n: e.deal, dealer: seatName(e.dealer) });
   } else if (e.event === "refill") {
     text = t("new_hands", { n: e.stock });
   } else if (e.event === "misdeal") {
-    text = t("misdeal");
+    text = e.label ? `${t("misdeal")} (${e.label})` : t("misdeal");
   }
   if (text) $("log").prepend(el("li", {}, text));
 }
@@ -302,11 +303,12 @@ function sheetTable(sheet) {
   const rows = [];
   const bonusNames = [...new Set(sheet.bonuses.map((b) => b.name))];
   for (const name of bonusNames) {
+    const label = sheet.bonuses.find((b) => b.name === name).label;
     // one row per bonus: how many times and how many points each side scored it
     const of = (x, field) => sheet.bonuses.filter((b) => b.name === name && b.team === x)
       .reduce((sum, b) => sum + b[field], 0);
     const scorers = teams.filter((x) => of(x, "points"));
-    rows.push(el("tr", { class: "bonus-row" }, el("td", {}, `★ ${name.replace(/_/g, " ")}`),
+    rows.push(el("tr", { class: "bonus-row" }, el("td", {}, `★ ${label}`),
       el("td", { class: "counts" }, `× ${teams.map((x) => of(x, "count")).join("–")}`),
       el("td", {}, scorers.map(teamName).join(", ") || t("nobody")),
       el("td", { class: "num" }, teams.map((x) => of(x, "points")).join("–"))));
@@ -358,6 +360,7 @@ function render() {
   $("game").hidden = false;
   document.title = `${G.variant.title} · Piglia`;
   $("title").textContent = G.variant.title;
+  showVariantNote(G.variant.untranslated);
   renderScore();
   renderSeats();
   renderTable();
@@ -397,11 +400,11 @@ function renderSeats() {
   const recentBox = recent.filter((e) => e.event === "play" || e.event === "opening").map((e) => {
     if (e.event === "opening") {
       return el("div", { class: "recent-row" }, el("b", {}, seatName(e.player)), " ",
-        ...bonusBadges([{ label: e.name.replace(/_/g, " "), points: e.points }], false), ...e.captured.map(miniEl));
+        ...bonusBadges([{ label: e.label, points: e.points }], false), ...e.captured.map(miniEl));
     }
     return el("div", { class: "recent-row" }, el("b", {}, seatName(e.player)), miniEl(e.card),
       e.captured.length ? el("span", { class: "arrow" }, t("takes_short")) : el("span", { class: "arrow" }, t("placed")),
-      ...e.captured.map(miniEl), ...bonusBadges(e.bonuses.map((b) => ({ ...b, label: b.name.replace(/_/g, " ") })), false));
+      ...e.captured.map(miniEl), ...bonusBadges(e.bonuses, false));
   });
   $("recent").replaceChildren(recentBox.length ? el("h3", {}, t("recent")) : "", ...recentBox);
 }
@@ -499,12 +502,21 @@ async function loadMessages() {
   for (const [id, key] of Object.entries(words)) $(id).textContent = t(key);
 }
 
+// What the rule file does not translate into the page's language, said once at the top of the page (names in
+// backquotes are shown as code).
+function showVariantNote(text) {
+  const box = $("variant-note");
+  box.replaceChildren(...(text || "").split("`").map((part, i) => (i % 2 ? el("code", {}, part) : part)));
+  box.hidden = !text;
+}
+
 function fillPlayers() {
   const chosen = upload && $("f-variant").value === "__upload__" ? upload
     : variantsList.find((v) => v.name === $("f-variant").value);
   if (!chosen) return;
   $("f-players").replaceChildren(...chosen.players.map((n) => el("option", { value: n }, String(n))));
   $("f-description").textContent = chosen.description || "";
+  showVariantNote(chosen.untranslated);
 }
 
 async function showSetup() {
@@ -514,7 +526,8 @@ async function showSetup() {
   $("title").textContent = "Piglia";
   $("scoreline").replaceChildren();
   if (!variantsList.length) {
-    const data = await api("GET", "/api/variants");
+    // titles and descriptions in the page's language
+    const data = await api("GET", `/api/variants?lang=${encodeURIComponent(lang)}`);
     variantsList = data.variants;
     $("f-opponents").replaceChildren(...data.opponents.map((o) => el("option", { value: o }, t(`strength.${o}`))));
   }
@@ -542,12 +555,13 @@ async function checkRules(file) {
   let data = null;
   let failure = null;
   try {
-    data = await api("POST", "/api/rules/check", { rules: text, rules_name: file.name });
+    data = await api("POST", "/api/rules/check", { rules: text, rules_name: file.name, lang });
   } catch (err) {
     failure = err;
   }
   if (seq !== checkSeq) return;
-  upload = data ? { text, name: file.name, title: data.title, players: data.players, description: "" } : null;
+  upload = data ? { text, name: file.name, title: data.title, players: data.players, description: data.description,
+    untranslated: data.untranslated } : null;
   await showSetup();
   if (seq !== checkSeq) return;
   // the message comes last, once the form is ready to start the match it announces
@@ -584,7 +598,7 @@ async function start(event) {
 }
 
 async function openGame(id) {
-  const data = await api("GET", `/api/games/${id}`);
+  const data = await api("GET", `/api/games/${id}?lang=${encodeURIComponent(lang)}`);
   shown = 0;
   recent = [];
   overlayQueue = [];
@@ -664,8 +678,13 @@ async function main() {
     lang = $("lang").value;
     localStorage.setItem("piglia-lang", lang);
     await loadMessages();
-    if (G) render();
-    else await showSetup();
+    variantsList = [];  // their titles and descriptions are in the old language
+    if (G && !G.finished) {
+      await openGame(G.id);  // the match as it is, its cards, bonuses, awards and log in the new language
+    } else if (G) {
+      G = await api("GET", `/api/games/${G.id}?lang=${encodeURIComponent(lang)}&since=${shown}`);
+      render();
+    } else await showSetup();
   });
   $("new-match").addEventListener("click", newMatch);
   $("play").addEventListener("click", play);
