@@ -159,12 +159,18 @@ def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str, tmp_path:
     command = [sys.executable, "-m", "piglia", "simulate", "scopa", "--deals", "10000000", "--workers", workers]
     command += ["--record", str(records), "--json"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=piglia_env())
-    # Interrupt once some deals are finished (their records reach the file), however slow the machine is.
+    # Interrupt once some deals are finished (their records reach the file), however slow the machine is. The
+    # record is written to a temporary file beside it, renamed at the end (docs/records.md).
     deadline = time.monotonic() + 300
-    while not (records.exists() and records.stat().st_size > 0):
-        assert proc.poll() is None, proc.communicate()[1]
-        assert time.monotonic() < deadline, "no deal finished in 300 s"
-        time.sleep(0.05)
+    try:
+        while not any(p.stat().st_size > 0 for p in tmp_path.glob(".records.jsonl.*.partial")):
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "no deal finished in 300 s"
+            time.sleep(0.05)
+    except BaseException:
+        proc.kill()  # a run of ten million deals must not outlive a failed test
+        proc.communicate()
+        raise
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -8,6 +8,7 @@ raised one at a time, so a user sees all of them.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
@@ -21,14 +22,17 @@ from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
 from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
-from piglia.mechanics.match import build_match
+from piglia.mechanics.match import build_match, check_progress
+from piglia.probe import probe_openings
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
 
 Expr = Callable[[Any], Any]
-MAX_REDEAL_ATTEMPTS = 1000
+# The most cards a deck may have: four 52-card packs and more. The engine precomputes tables by card and by pair of
+# cards (a capture filter is computed for every played card and table card: 65,536 pairs at this size).
+MAX_DECK_CARDS = 256
 
 
 class Reporter(Protocol):
@@ -142,10 +146,20 @@ class VariantBuilder:
                 parts[name] = step()
             except _Failed:
                 parts[name] = None
+        if not self.errors:
+            with contextlib.suppress(_Failed):  # its error is recorded
+                check_progress(
+                    self,
+                    d["match"],
+                    parts["awards"],
+                    parts["bonuses"],
+                    d["deal"].get("opening") or {},
+                    one_team=any(len(p.teams) == 1 for p in parts["players"].values()),
+                )
         if self.errors:
             return None
         players: dict[int, PlayerRules] = parts["players"]
-        return Variant(
+        variant = Variant(
             name=d["name"],
             title=d.get("title", d["name"]),
             description=d.get("description", ""),
@@ -166,6 +180,11 @@ class VariantBuilder:
             removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
             declarations=parts["declarations"],
         )
+        try:  # what a few random opening deals show (piglia.probe)
+            probe_openings(variant, self.fail)
+        except _Failed:
+            return None
+        return variant
 
     def build_declarations(self) -> Declarations | None:
         """The hand declarations (``declarations``), if the file has any."""
@@ -226,6 +245,12 @@ class VariantBuilder:
             )
         if not ranks:
             raise self.fail(("deck", "remove_ranks"), "every rank is removed: the deck has no cards")
+        if len(suits) * len(ranks) > MAX_DECK_CARDS:
+            raise self.fail(
+                self.where.newest(("deck", "ranks"), ("deck", "suits")),
+                f"a deck of {len(suits)} suits of {len(ranks)} ranks has {len(suits) * len(ranks):,} cards; "
+                f"the limit is {MAX_DECK_CARDS}",
+            )
         if self.errors:
             raise _Failed()  # a suit or rank given twice would also make card ids collide: say it once
         ids: dict[str, str] = {}
@@ -424,6 +449,11 @@ class VariantBuilder:
                     ("capture", "priority", i) if isinstance(priority[i], str) else ("capture", "priority", i, j)
                 )
                 if kname not in spec["kinds"]:
+                    gone: Path = ("capture", "kinds", kname)
+                    if self.where.newest(gone, where) == gone:  # this file removed a kind the priority still uses
+                        raise self.fail(
+                            gone, f"capture.priority still lists {kname!r}: write a capture.priority without it"
+                        )
                     raise self.fail(where, f"unknown capture kind {kname!r}{did_you_mean(kname, spec['kinds'])}")
                 if kname in named:
                     raise self.fail(where, f"capture kind {kname!r} is listed twice")

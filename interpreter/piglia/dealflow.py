@@ -211,13 +211,16 @@ def end_deal(state: State) -> None:
         state.over = True
         state.winner = winner
         best = max(state.totals)
-        if winner is None:
+        stop = match.stop_reason(state.totals, state.deal_no)  # the deal limit (match.max_deals)
+        if stop:
+            state.end_reason = (Reason.DEAL_LIMIT, stop)
+        elif winner is None:
             state.end_reason = (Reason.DRAW, "")
         elif match.target is not None and best >= match.target:
             state.end_reason = (Reason.TARGET, "")
         else:
             state.end_reason = (Reason.DEALS, "")
-        state._log(MatchEnd(list(state.totals), winner))
+        state._log(MatchEnd(list(state.totals), winner, stop or None))
     if state.observer is not None:
         state.observer(state)
     if over:
@@ -253,7 +256,9 @@ def chance_outcome(state: State, seed: int | None = None) -> ChanceOutcome:
                 misdeals.append(tuple(table))
                 continue
             return DealOutcome(tuple(map(tuple, hands)), tuple(table), tuple(stock), tuple(misdeals))
-        raise PigliaError(f"the redeal condition held {MAX_REDEALS} times in a row; it can never be met")
+        raise PigliaError(
+            f"deal.redeal.when: the redeal condition held on {MAX_REDEALS} shuffles in a row; it almost always holds"
+        )
     if phase is Phase.REFILL:
         stock = list(state.stock)
         if seed is not None:

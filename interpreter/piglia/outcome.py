@@ -22,6 +22,7 @@ class Reason(enum.Enum):
     INSTANT_WIN = "instant_win"  # a team's pile met match.instant_win, at once
     DEALS = "deals"  # the number of deals was played (match.deals) and one team was ahead
     DRAW = "draw"  # the deals were played and the leaders were level
+    DEAL_LIMIT = "deal limit"  # still undecided after match.max_deals deals: stopped, no winner
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +40,7 @@ class Outcome:
     def result(self) -> str:
         """The outcome in a few words."""
         if self.winner is None:
-            return "draw"
+            return "stopped at the deal limit, no winner" if self.reason is Reason.DEAL_LIMIT else "draw"
         return f"team {self.winner} wins ({self.detail or self.reason.value})"
 
     def returns(self, team_of: Sequence[int]) -> list[float]:

@@ -20,6 +20,7 @@ from typing import IO, Any
 from piglia.chance import DealOutcome, Phase, RefillOutcome
 from piglia.errors import PigliaError, RecordError, SpecError, SpecErrors
 from piglia.events import FORMAT, FORMATS, Declare, MatchEnd, Opening, Play, RecordEvent
+from piglia.recordio import LineTooLong, StrictJsonError, bounded_lines, loads_strict
 from piglia.spec import load_variant
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -110,6 +111,8 @@ class _Replay:
                 ) from None
         elif name != variant.name:
             raise self.stop(line, f"the record is of variant {name!r}, not {variant.name!r}")
+        if "spec_sha256" not in event:
+            raise self.stop(line, "the header has no spec_sha256 (the fingerprint of the rules it was played under)")
         if event.get("spec_sha256") != variant.sha256:
             raise self.stop(
                 line,
@@ -118,7 +121,7 @@ class _Replay:
             )
         seed = self.field(line, event, "seed")
         players = self.field(line, event, "players")
-        if not isinstance(seed, int) or not isinstance(players, int):
+        if not _whole(seed) or not _whole(players):
             raise self.stop(line, "seed and players must be whole numbers")
         try:
             game = Game(variant, players)
@@ -185,8 +188,10 @@ class _Replay:
 
     def check_deal_number(self, line: int, event: Event) -> None:
         assert self.state is not None
-        self.field(line, event, "deal")
-        if event.get("deal") != self.state.deal_no:
+        number = self.field(line, event, "deal")
+        if not _whole(number):
+            raise self.stop(line, f"deal: expected a whole number, got {number!r}")
+        if number != self.state.deal_no:
             raise self.stop(line, f"deal number {event.get('deal')!r}, expected {self.state.deal_no}")
 
     def deal(self, line: int, event: Event, kind: str) -> None:
@@ -195,6 +200,8 @@ class _Replay:
         if state.phase is not Phase.DEAL:
             raise self.stop(line, f"{kind} event in the middle of a deal")
         self.check_deal_number(line, event)
+        if not _whole(event.get("dealer")):
+            raise self.stop(line, f"dealer: expected a seat number, got {event.get('dealer')!r}")
         if event.get("dealer") != state.dealer:
             raise self.stop(line, f"dealer {event.get('dealer')!r}, but the rules make seat {state.dealer} deal")
         if self.expected is None:
@@ -278,6 +285,8 @@ class _Replay:
             raise self.stop(line, "a play before the cards were dealt")
         self.check_deal_number(line, event)
         player = self.field(line, event, "player")
+        if not _whole(player):
+            raise self.stop(line, f"player: expected a seat number (a whole number), got {player!r}")
         if player != state.to_move:
             raise self.stop(line, f"seat {player!r} plays, but it is seat {state.to_move}'s turn")
         card_id = self.field(line, event, "card")
@@ -390,6 +399,11 @@ class _Replay:
             self.err(self.last_line, "the record ends before the match is over (is it cut short?)")
 
 
+def _whole(value: Any) -> bool:
+    """A whole number as JSON writes one: ``1``, not ``1.0``, ``"1"`` or ``true`` (which Python counts as 1)."""
+    return type(value) is int
+
+
 def _card_words(entry: dict[str, str]) -> str:
     return f"{entry['rank']} of {entry['suit']}"
 
@@ -411,12 +425,16 @@ def _records(lines: Iterable[str], file: str) -> Iterator[tuple[int, Event | Rec
         if not text.strip():
             continue
         try:
-            event = json.loads(text)
+            event = loads_strict(text)
         except json.JSONDecodeError as exc:
             yield (
                 number,
                 RecordError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=file, line=number),
             )
+            continue
+        except (StrictJsonError, RecursionError) as exc:
+            message = str(exc) if isinstance(exc, StrictJsonError) else "nested too deeply: not a record line"
+            yield number, RecordError(message, file=file, line=number)
             continue
         if not isinstance(event, dict) or "event" not in event:
             yield (
@@ -472,6 +490,21 @@ def verify_lines(
     return count, sorted(unique.values(), key=lambda e: e.line)
 
 
+class _Lines:
+    """A file's lines within the limits of :func:`piglia.recordio.bounded_lines`; past them, the lines end and
+    :attr:`too_long` says where and why."""
+
+    def __init__(self, fh: IO[str]) -> None:
+        self.fh = fh
+        self.too_long: RecordError | None = None
+
+    def __iter__(self) -> Iterator[str]:
+        try:
+            yield from bounded_lines(self.fh)
+        except LineTooLong as exc:
+            self.too_long = RecordError(str(exc), file=self.fh.name, line=exc.line)
+
+
 def verify_file(path: str | os.PathLike[str], *, variant: Variant | None = None) -> tuple[int, list[RecordError]]:
     """Replay every record of a record file; return (records checked, discrepancies)."""
     name = os.fspath(path)
@@ -480,7 +513,12 @@ def verify_file(path: str | os.PathLike[str], *, variant: Variant | None = None)
         if p.stat().st_size > MAX_RECORD_BYTES:
             return 0, [RecordError("the file is too large for a record", file=name, line=1)]
         with p.open(encoding="utf-8") as fh:
-            return verify_lines(fh, name, variant=variant, base_dir=p.resolve().parent)
+            lines = _Lines(fh)
+            count, errors = verify_lines(lines, name, variant=variant, base_dir=p.resolve().parent)
+            if lines.too_long is not None:
+                errors = [e for e in errors if count or e.message != "the file holds no record"]
+                errors.append(lines.too_long)
+            return count, errors
     except UnicodeDecodeError:
         return 0, [RecordError("the file is not UTF-8 text", file=name, line=1)]
     except OSError as exc:

@@ -21,6 +21,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from piglia.dsl.words import MissingMessage, Words
+from piglia.errors import PigliaError
 from piglia.locales import Catalog
 from piglia.mechanics.awards import award_text
 from piglia.mechanics.base import Quantity, mechanic_text
@@ -51,6 +52,16 @@ def _captures_by_kind(variant: Variant, played: int, table: Sequence[int]) -> di
     return {k.name: k.captures(played, table) for tier in variant.capture.tiers for k in tier}
 
 
+def example_room(variant: Variant) -> int | None:
+    """The most table cards a worked example can show (None: the deck is too small for one).
+
+    The example needs the played card, one more card in its player's hand (so the play is not the last of the
+    deal) and one card in every other hand, besides the table.
+    """
+    room = len(variant.deck) - 1 - Game(variant).num_players
+    return room if room >= 0 else None
+
+
 def find_example(variant: Variant, *, table_size: int | None = None, seed: str = "piglia-rules-example") -> Example:
     """A deterministic, instructive turn: priority at work if the rules have any, else a choice of captures.
 
@@ -59,7 +70,10 @@ def find_example(variant: Variant, *, table_size: int | None = None, seed: str =
     """
     deck = variant.deck
     rng = random.Random(seed)
-    size = table_size or min(max(variant.deal_rules().table, 3), 5)
+    room = example_room(variant)
+    if room is None:
+        raise PigliaError(f"a deck of {len(deck)} cards is too small for a worked example")
+    size = min(table_size or min(max(variant.deal_rules().table, 3), 5), room)
     best: tuple[int, tuple[int, ...], int] | None = None
     for _ in range(_EXAMPLE_TRIES):
         cards = rng.sample(range(len(deck)), size + 1)
@@ -140,7 +154,7 @@ class _Page:
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
 
-    def msg(self, key: str, **fields: Any) -> str:
+    def msg(self, key: str, /, **fields: Any) -> str:
         """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""
         try:
             return self.catalog(key, **fields)
@@ -150,7 +164,7 @@ class _Page:
                 raise
             return text.format_map(fields)
 
-    def side_msg(self, key: str, **fields: Any) -> str:
+    def side_msg(self, key: str, /, **fields: Any) -> str:
         """A sentence about the scoring sides: one text per kind of side (player, team, either), so that each
         language can inflect the word as its grammar needs."""
         return self.msg(f"{key}.{self.side}", **fields)
@@ -159,7 +173,7 @@ class _Page:
         """A reason the rule file gives, in the page's language when the file translates it."""
         return self.texts.reason(key) or written
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` or ``key.other`` of the catalog."""
         return self.msg(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
 
@@ -350,6 +364,8 @@ class _Page:
 
     def example(self) -> None:
         m = self.msg
+        if example_room(self.v) is None:  # a deck too small to hold a hand for every seat besides the play
+            return
         ex = find_example(self.v)
         self.say("", f"### {m('h.example')}", "")
         self.example_block(ex)

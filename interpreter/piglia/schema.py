@@ -63,7 +63,8 @@ def _kind_of(value: Any) -> str:
     if isinstance(value, bool):
         return "true/false"
     if isinstance(value, int):
-        return f"the number {value}"
+        digits = len(str(abs(value)))
+        return f"a number of {digits} digits" if digits > 18 else f"the number {value}"
     if isinstance(value, float):
         return f"the number {value}"
     if isinstance(value, str):
@@ -111,7 +112,11 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         yield path, f"missing required key {missing!r}", False
         return
     if v == "type":
-        yield path, f"expected {_or(_expected(sub))}, got {_kind_of(inst)}", False
+        hint = ""
+        if sub.get("type") == "string" and isinstance(inst, bool | int):
+            # YAML read `when: true` or `score: 3` as a value; an expression is text
+            hint = f'; to write the expression {str(inst).lower()}, quote it: "{str(inst).lower()}"'
+        yield path, f"expected {_or(_expected(sub))}, got {_kind_of(inst)}{hint}", False
         return
     if v == "enum":
         options = [str(o) for o in value]
@@ -124,7 +129,8 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
     if v in ("oneOf", "anyOf"):
         # Prefer the branch whose type fits: its own error says the most. If no branch takes this type of
         # value at all, say what is accepted.
-        fitting = [e for e in err.context or [] if e.validator != "type" and e.validator != "const"]
+        # A branch's type error about a value inside (``when: true`` in a bonus mapping) is the precise one too.
+        fitting = [e for e in err.context or [] if e.validator not in ("type", "const") or len(e.relative_path)]
         if fitting:
             yield from _message(best_match(fitting))
             return

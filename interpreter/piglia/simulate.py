@@ -7,30 +7,34 @@ order gives the very same summary. Statistics are accumulated as deals stream by
 number of deals); events are built and records written only when a record is asked for.
 
 A run for ``deals=N`` plays matches 0, 1, 2, ... until at least N deals are done, exactly as one process would: a
-batch that overshoots is cut at the match that reaches N and that prefix is played again (cheap: one batch).
+batch that overshoots is cut at the match that reaches N and that prefix is played again (cheap: one batch). A
+match that ends before its first deal (an instant win on the opening table, say) counts as one deal towards N, so
+such a run still ends.
+
+A stop (Ctrl-C, SIGTERM: :mod:`piglia.interrupt`) is noticed between moves, so within a fraction of a second even
+inside a long match; the match under way is dropped (its finished deals stay counted among the deals) and records
+hold whole matches only. A record that cannot be written (a full disk) stops the run the same way.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import multiprocessing
-import os
 import random
-import signal
-import threading
+import socket
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
-from types import FrameType, TracebackType
 from typing import IO, Any, Protocol
 
+from piglia import interrupt
+from piglia.errors import PigliaError
 from piglia.events import RecordEvent
 from piglia.record import write_events
+from piglia.recordio import RecordWriteError
 from piglia.state import Game
 from piglia.stats import Summary, Watcher, wilson
 from piglia.variant import Variant
+from piglia.workers import WorkerPool, cores
 
 __all__ = ["Summary", "match_seed", "play_random_match", "simulate", "wilson"]
 
@@ -52,7 +56,10 @@ def play_random_match(game: Game, seed: int, *, log: bool = True) -> list[Record
 
 
 def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | None) -> None:
-    """One random match folded into the watcher's summary; its record written if asked for."""
+    """One random match folded into the watcher's summary; its record written if asked for, whole, in one write.
+
+    Raises :class:`~piglia.interrupt.Interrupted` between moves when a stop was asked for (the match is dropped).
+    """
     state = game.new_match(seed, log=record is not None)
     state.observer = watcher
     watcher.new_match()
@@ -64,17 +71,21 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     raw_moves = state.raw_moves
     push_raw = state.push_raw
     plays = 0
+    stop = interrupt.check
     while not state.over:
+        stop()
         moves = raw_moves()
         n = len(moves)
         branching[n] = branching.get(n, 0) + 1
         push_raw(moves[randrange(n)] if n > 1 else moves[0])
         plays += 1
     watcher.summary.plays += plays
-    watcher.end_match(state, first_dealer, first_leader)
-    if record is not None:
+    if record is not None:  # written before the match is counted: a match the record lacks is not counted either
         assert state.events is not None
-        write_events(state.events, record)
+        text = io.StringIO()
+        write_events(state.events, text)
+        record.write(text.getvalue())
+    watcher.end_match(state, first_dealer, first_leader)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -102,7 +113,8 @@ class BatchResult:
     start: int
     summary: Summary
     deals_per_match: list[int]
-    record: str | None
+    record: list[str] | None  # each match's record lines, one string a match
+    interrupted: bool = False  # a stop cut the batch short: it holds its first matches only
 
 
 _VARIANTS: dict[str, Variant] = {}
@@ -143,18 +155,19 @@ def run_batch(batch: Batch) -> BatchResult:
     game = Game(_variant_of(batch), batch.players)
     summary = Summary.empty(game, batch.seed)
     watcher = Watcher(summary, game)
-    out = io.StringIO() if batch.record else None
     deals: list[int] = []
-    for k in range(batch.start, batch.start + batch.count):
-        before = summary.deals
-        _play_watched(game, match_seed(batch.seed, k), watcher, out)
-        deals.append(summary.deals - before)
-    return BatchResult(batch.start, summary, deals, out.getvalue() if out is not None else None)
-
-
-def _quiet_worker() -> None:
-    # Ctrl-C goes to the whole process group: the parent stops the run; workers just finish their batch.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    records: list[str] | None = [] if batch.record else None
+    try:
+        for k in range(batch.start, batch.start + batch.count):
+            before = summary.deals
+            out = io.StringIO() if records is not None else None
+            _play_watched(game, match_seed(batch.seed, k), watcher, out)
+            deals.append(summary.deals - before)
+            if records is not None and out is not None:
+                records.append(out.getvalue())
+    except interrupt.Interrupted:  # a stop: give back the whole matches played (see _simulate_batches)
+        return BatchResult(batch.start, summary, deals, records, interrupted=True)
+    return BatchResult(batch.start, summary, deals, records)
 
 
 class _Pool(Protocol):
@@ -164,40 +177,98 @@ class _Pool(Protocol):
 
     def close(self, *, cancel: bool) -> None: ...
 
+    def stop_soon(self, pending: set[Any]) -> set[Any]: ...
+
+
+# On a stop, how long the workers get to hand back the whole matches they finished before they are ended.
+STOP_GRACE_SECONDS = 0.8
+
 
 class _ProcessPool:
     def __init__(self, workers: int) -> None:
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        self.executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=_quiet_worker
-        )
+        self.pool = WorkerPool(workers)
 
-    def submit(self, batch: Batch) -> Future[BatchResult]:
-        return self.executor.submit(run_batch, batch)
+    def submit(self, batch: Batch) -> Any:
+        return self.pool.submit(run_batch, batch)
 
     def wait_any(self, pending: set[Any]) -> set[Any]:
-        done, _ = wait_futures(pending, return_when=FIRST_COMPLETED)
-        return set(done)
+        return self.pool.wait_any(pending)
+
+    def stop_soon(self, pending: set[Any]) -> set[Any]:
+        """Ask the workers to stop (they give back their batch's whole matches): those done within the grace."""
+        return self.pool.stop_soon(pending, STOP_GRACE_SECONDS)
 
     def close(self, *, cancel: bool) -> None:
-        # Batches not started are dropped; those under way are short: wait for them, so no process outlives the run.
-        self.executor.shutdown(wait=True, cancel_futures=cancel)
+        # Batches still under way (a stop, or surplus batches at the end of a run) stop at their next move.
+        self.pool.close(stop=cancel)
+
+
+# How long to wait for a Dask scheduler to answer, at each step of connecting (a scheduler answers at once; this
+# bounds the wait on a silent peer or a server of another kind).
+CLUSTER_TIMEOUT_SECONDS = 5
+
+
+def probe_scheduler(address: str, timeout: float = CLUSTER_TIMEOUT_SECONDS) -> None:
+    """Check that ``address`` (``tcp://host:port`` or ``host:port``) answers as a Dask scheduler does.
+
+    A Dask scheduler speaks first: on a new connection it sends a handshake, a frame that starts with its length
+    as 8 bytes. A server that says nothing within ``timeout`` (a web server waits for a request; a silent peer
+    never answers), or whose first bytes are not a plausible frame length, is refused here, with a clear message,
+    before the Dask client would wait on it or read a web page's first bytes as a frame length (MemoryError).
+    """
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return  # tls:// and others: left to the Dask client, with its timeout
+    host, _, port_text = rest.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port_text.isdigit():
+        raise PigliaError(f"--cluster: {address!r} is not a scheduler address such as tcp://host:8786")
+    try:
+        with socket.create_connection((host, int(port_text)), timeout=timeout) as sock:
+            sock.settimeout(0.25)  # in slices, so that Ctrl-C is noticed while waiting
+            first = b""
+            waited = 0.0
+            while len(first) < 8:
+                if interrupt.requested():
+                    raise KeyboardInterrupt
+                try:
+                    chunk = sock.recv(8 - len(first))
+                except TimeoutError:
+                    waited += 0.25
+                    if waited >= timeout:
+                        raise
+                    continue
+                if not chunk:
+                    break
+                first += chunk
+    except TimeoutError:
+        raise PigliaError(
+            f"--cluster: {address} did not answer within {timeout:g} s; is it a Dask scheduler's address?"
+        ) from None
+    except OSError as exc:
+        raise PigliaError(f"--cluster: cannot reach {address}: {exc.strerror or exc}") from None
+    if len(first) < 8:
+        raise PigliaError(f"--cluster: {address} closed the connection; it is not a Dask scheduler")
+    # Dask's first message is a few frames of a few hundred bytes: its leading counts are small numbers.
+    if int.from_bytes(first, "little") > 1 << 20:
+        raise PigliaError(f"--cluster: {address} does not speak Dask's protocol (it answered {first!r})")
 
 
 class _DaskPool:
     def __init__(self, address: str) -> None:
         try:
+            import dask
             from dask.distributed import Client
         except ImportError:
-            from piglia.errors import PigliaError
-
             raise PigliaError("--cluster needs dask.distributed: pip install 'piglia[cluster]'") from None
+        probe_scheduler(address)
         client: Any = Client  # untyped library
+        timeout = f"{CLUSTER_TIMEOUT_SECONDS}s"
+        config: Any = dask.config.set  # untyped library
         try:
-            self.client = client(address, timeout="20s")
+            with config({"distributed.comm.timeouts.connect": timeout, "distributed.comm.timeouts.tcp": "30s"}):
+                self.client = client(address, timeout=timeout)
         except (OSError, TimeoutError, ValueError) as exc:
-            from piglia.errors import PigliaError
-
             raise PigliaError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
 
     def submit(self, batch: Batch) -> Any:
@@ -207,45 +278,23 @@ class _DaskPool:
         from dask.distributed import wait
 
         waiter: Any = wait  # untyped library
-        done, _ = waiter(list(pending), return_when="FIRST_COMPLETED")
+        try:
+            done, _ = waiter(list(pending), timeout=0.5, return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return set()  # nothing finished yet: the caller looks for a stop, then waits again
         return set(done)
+
+    def stop_soon(self, pending: set[Any]) -> set[Any]:
+        return set()  # cluster tasks are not interrupted: what is under way is dropped
 
     def close(self, *, cancel: bool) -> None:
         closer: Any = self.client.close
-        closer()
-
-
-class _CtrlC:
-    """While active (in the main thread), Ctrl-C asks the run to stop after the matches under way; twice, at once.
-
-    Stopping between matches, not in the middle of one, keeps every counter of the summary consistent.
-    """
-
-    def __init__(self) -> None:
-        self.pressed = False
-        self._old: Any = None
-
-    def __enter__(self) -> _CtrlC:
-        if threading.current_thread() is threading.main_thread():
-            self._old = signal.signal(signal.SIGINT, self._press)
-        return self
-
-    def _press(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
-            raise KeyboardInterrupt
-        self.pressed = True
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if self._old is not None:
-            signal.signal(signal.SIGINT, self._old)
+        closer(timeout=CLUSTER_TIMEOUT_SECONDS)
 
 
 def default_workers() -> int:
     """All the cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not on Linux
-        return os.cpu_count() or 1
+    return cores()
 
 
 def simulate(
@@ -268,15 +317,21 @@ def simulate(
     Dask scheduler address, sends it to a cluster instead); the result is the same for any number of them.
     ``batch_size`` is the number of matches a worker plays at a time (chosen from the run's size when not given; it
     changes nothing in the result). Ctrl-C stops the run after the matches under way: the summary of what finished
-    comes back, marked ``interrupted``.
+    comes back, marked ``interrupted``. SIGTERM and SIGHUP do the same, and so does a record that cannot be
+    written (a full disk: see :mod:`piglia.recordio`); a stop is noticed between moves.
     """
     if deals is None and matches is None:
         matches = 1
     game = Game(variant, players)
-    with _CtrlC() as ctrl_c:
+    with interrupt.StopOnSignals() as ctrl_c:
         if workers <= 1 and cluster is None:
             return _simulate_here(game, deals, matches, seed, record, progress, ctrl_c)
         return _simulate_batches(game, deals, matches, seed, record, progress, workers, cluster, batch_size, ctrl_c)
+
+
+def _progress_of(summary: Summary) -> int:
+    """The deals done towards ``--deals``: a match with no deal at all counts as one, so that the run ends."""
+    return summary.deals + summary.match_length.get(0, 0)
 
 
 def _simulate_batches(
@@ -289,7 +344,7 @@ def _simulate_batches(
     workers: int,
     cluster: str | None,
     batch_size: int | None,
-    ctrl_c: _CtrlC,
+    ctrl_c: interrupt.StopOnSignals,
 ) -> Summary:
     variant = game.variant
     rules = json.dumps(dict(variant.rules))  # key order kept: it is the order of awards and bonuses
@@ -300,6 +355,9 @@ def _simulate_batches(
 
     def batch(start: int, count: int) -> Batch:
         return Batch(rules, variant.sha256, game.num_players, seed, start, count, record is not None)
+
+    def replay_from(start: int) -> Callable[[int], BatchResult]:
+        return lambda count: run_batch(batch(start, count))
 
     summary = Summary.empty(game, seed)
     pending: set[Any] = set()
@@ -321,30 +379,75 @@ def _simulate_batches(
                 ready[result.start] = result
             while folded in ready and not finished:
                 result = ready.pop(folded)
-                cut = _cut(result, summary.deals, deals)
+                cut = _cut(result, _progress_of(summary), deals)
                 if cut < len(result.deals_per_match):
                     # The run ends inside this batch: play just its first matches again, here.
                     result = run_batch(batch(folded, cut))
                     finished = True
-                summary.merge(result.summary)
-                if record is not None and result.record:
-                    record.write(result.record)
+                _fold(summary, result, record, replay_from(folded))
                 folded += len(result.deals_per_match)
+                if result.interrupted:
+                    raise interrupt.Interrupted
                 if matches is not None and folded >= matches:
                     finished = True
-                if deals is not None and summary.deals >= deals:
+                if deals is not None and _progress_of(summary) >= deals:
                     finished = True
                 if progress is not None:
                     progress(summary.deals, summary.matches)
-    except KeyboardInterrupt:
-        # The statistics of what finished: folded batches and those done out of order (all whole matches).
+    except (KeyboardInterrupt, interrupt.Interrupted, RecordWriteError, OSError) as exc:
+        summary.interrupted = True
+        try:
+            if not isinstance(exc, OSError | RecordWriteError):
+                _fold_stopped(summary, ready, folded, pool.stop_soon(pending), record)
+        except (KeyboardInterrupt, RecordWriteError, OSError):
+            pass  # a second Ctrl-C, or a full disk: what is folded stays
+        finally:
+            pool.close(cancel=True)
+        return summary
+    pool.close(cancel=bool(pending))
+    return summary
+
+
+def _fold(
+    summary: Summary, result: BatchResult, record: IO[str] | None, replay: Callable[[int], BatchResult] | None
+) -> None:
+    """Fold a batch into the summary, writing its records one match a write. When a write fails (a full disk),
+    the summary gets exactly the matches the record holds (``replay(i)`` plays the batch's first i again)."""
+    if record is not None and result.record:
+        for i, text in enumerate(result.record):
+            try:
+                record.write(text)
+            except (RecordWriteError, OSError):
+                if i and replay is not None:
+                    summary.merge(replay(i).summary)
+                raise
+    summary.merge(result.summary)
+
+
+def _fold_stopped(
+    summary: Summary, ready: dict[int, BatchResult], folded: int, done: set[Any], record: IO[str] | None
+) -> None:
+    """After a stop: fold the batches finished (whole, or cut short by the stop: their whole matches).
+
+    With a record, only the batches that follow the folded ones without a gap are kept, so the record stays a
+    prefix of the run and the statistics are those of its matches; without one, every finished match counts.
+    """
+    for future in done:
+        try:
+            result: BatchResult = future.result()
+        except Exception:
+            continue
+        ready[result.start] = result
+    if record is None:
         for result in ready.values():
             summary.merge(result.summary)
-        summary.interrupted = True
-        pool.close(cancel=True)
-        return summary
-    pool.close(cancel=True)
-    return summary
+        return
+    while folded in ready:
+        result = ready.pop(folded)
+        _fold(summary, result, record, None)
+        if result.interrupted:
+            return
+        folded += len(result.deals_per_match)
 
 
 def _cut(result: BatchResult, done: int, target: int | None) -> int:
@@ -352,7 +455,7 @@ def _cut(result: BatchResult, done: int, target: int | None) -> int:
     if target is None:
         return len(result.deals_per_match)
     for i, d in enumerate(result.deals_per_match):
-        done += d
+        done += max(d, 1)  # as _progress_of counts
         if done >= target:
             return i + 1
     return len(result.deals_per_match)
@@ -365,19 +468,19 @@ def _simulate_here(
     seed: int,
     record: IO[str] | None,
     progress: Callable[[int, int], None] | None,
-    ctrl_c: _CtrlC,
+    ctrl_c: interrupt.StopOnSignals,
 ) -> Summary:
     summary = Summary.empty(game, seed)
     watcher = Watcher(summary, game)
     k = 0
     try:
-        while (matches is None or summary.matches < matches) and (deals is None or summary.deals < deals):
+        while (matches is None or summary.matches < matches) and (deals is None or _progress_of(summary) < deals):
             if ctrl_c.pressed:
                 raise KeyboardInterrupt
             _play_watched(game, match_seed(seed, k), watcher, record)
             k += 1
             if progress is not None:
                 progress(summary.deals, summary.matches)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, interrupt.Interrupted, RecordWriteError, OSError):
         summary.interrupted = True
     return summary

@@ -24,7 +24,7 @@ from piglia.schema import schema_problems
 from piglia.variant import Variant
 from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
 
-__all__ = ["builtin_names", "load_variant", "resolve_variant_path", "validate_file"]
+__all__ = ["builtin_names", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -48,9 +48,11 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
             candidates.append(relative_to / ref)
         candidates.append(FsPath(ref))
     else:
+        # A bare name is the built-in variant of that name, as on the command line (`piglia rules scopa`); only a
+        # name no built-in has is looked for beside the file that names it. `./scopa.yaml` names the file.
+        candidates.append(data_dir("variants") / f"{ref}.yaml")
         if relative_to is not None:
             candidates.append(relative_to / f"{ref}.yaml")
-        candidates.append(data_dir("variants") / f"{ref}.yaml")
     for candidate in candidates:
         if candidate.is_file():
             return candidate.resolve()
@@ -74,6 +76,7 @@ class Layered:
     origin: dict[Path, YamlDoc] = field(default_factory=dict)
     top: YamlDoc | None = None
     files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
+    removed: dict[Path, YamlDoc] = field(default_factory=dict)  # inherited keys removed by `key: null`, and by whom
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -109,6 +112,7 @@ def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> No
 def _merge(base: Layered, doc: YamlDoc) -> Layered:
     """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
     origin = dict(base.origin)
+    removed = dict(base.removed)
 
     def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
         out = dict(into)
@@ -124,6 +128,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
                         key=True,
                     )
                 out.pop(key, None)
+                removed[sub] = doc
                 for p in [p for p in origin if p[: len(sub)] == sub]:
                     del origin[p]
             elif isinstance(value, dict) and isinstance(out.get(key), dict):
@@ -139,7 +144,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
 
     data = merge(base.data, doc.data, ())
     data.pop("extends", None)
-    return Layered(data, origin, doc, base.files)
+    return Layered(data, origin, doc, base.files, removed)
 
 
 def _drop_nulls(data: Any) -> Any:
@@ -191,6 +196,12 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         parent = resolve_variant_path(parent_ref, relative_to=path.parent)
     except SpecError as exc:
         raise doc.error(("extends",), exc.message) from None
+    beside = path.parent / f"{parent_ref}.yaml"
+    if parent.parent == data_dir("variants").resolve() and beside.is_file() and beside.resolve() != parent:
+        _NOTES.setdefault(str(chain[0] if chain else path), []).append(
+            f"{_display(path)}: extends: {parent_ref} is the built-in variant {parent_ref}, not the file "
+            f"{_display(beside)} beside it (write extends: ./{parent_ref}.yaml for the file)"
+        )
     if parent in (*chain, path):
         start = (*chain, path).index(parent)
         cycle = " -> ".join(p.name for p in (*chain, path, parent)[start:])
@@ -254,6 +265,16 @@ def _fingerprint(data: Mapping[str, Any]) -> str:
 # needs all of them unchanged: editing the parent must change the child. Contents, not mtimes: an edit within the
 # file system's timestamp resolution would otherwise go unseen.
 _CACHE: dict[str, tuple[tuple[_Stamp, ...], Variant]] = {}
+_NOTES: dict[str, list[str]] = {}  # by variant file: which of two files of one name its extends chain took
+
+
+def resolution_notes(ref: str, *, relative_to: FsPath | None = None) -> list[str]:
+    """After loading ``ref``: where a bare name in its extends chain took a built-in over a file beside it."""
+    try:
+        path = resolve_variant_path(ref, relative_to=relative_to)
+    except SpecError:
+        return []
+    return list(_NOTES.get(str(path), ()))
 
 
 def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None) -> Variant:
@@ -270,6 +291,7 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     cached = _CACHE.get(str(path))
     if cached is not None and all(_stamp(FsPath(file)) == (file, digest) for file, digest in cached[0]):
         return cached[1]
+    _NOTES.pop(str(path), None)
     layered = _load_layers(path, ())
     problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
     if problems:
@@ -291,6 +313,8 @@ class _Reporter:
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
         layered, top = self.layered, self.layered.top
+        if path not in layered.origin and layered.removed.get(path) is top:
+            return layered.removed[path].error(path, message, key=True)  # at the `key: null` that removed it
         written = layered.doc_for(path)
         parent = path[:-1]
         if parent and written is not top and layered.origin.get(parent) is top:
@@ -310,7 +334,7 @@ class _Reporter:
     def newest(self, *paths: Path) -> Path:
         top = self.layered.top
         for path in paths:
-            if path in self.layered.origin and self.layered.origin[path] is top:
+            if self.layered.origin.get(path, self.layered.removed.get(path)) is top:
                 return path
         return paths[0]
 

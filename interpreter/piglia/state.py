@@ -31,6 +31,7 @@ from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
 from piglia.mechanics import declarations
+from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
@@ -343,6 +344,8 @@ class State:
                 if not mandatory:
                     out.append((card, ()))
                 out += [(card, cap) for cap in caps]
+                if len(out) > MAX_MOVES:  # bounded memory: each card's captures are bounded, so is their sum
+                    raise MoveLimitError(len(self.hands[self.to_move]), len(table))
             else:
                 out.append((card, ()))
         return out

@@ -4,23 +4,26 @@ Every shuffle is played twice: once with player A on the first team's seats and 
 the seats swapped. Both games of a pair get the same match seed, hence the same deals to the same seats, so
 the luck of the cards largely cancels out. With more than two teams, A takes the first team and B the rest.
 
+Ctrl-C (or SIGTERM) stops a tournament within a move: the result holds the matches finished, marked
+``interrupted``; worker processes are ended with the run (:mod:`piglia.workers`).
+
 Win rates count a draw as half a win; the 95% interval is Wilson's over all matches played (the paired
 games are positively dependent through their shared deals, so the interval is, if anything, wide).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from piglia import interrupt
 from piglia.players import make_player
 from piglia.simulate import match_seed
 from piglia.state import Game
 from piglia.stats import wilson
 from piglia.variant import Variant
+from piglia.workers import WorkerPool
 
 __all__ = ["MatchResult", "Standing", "TournamentResult", "play_match", "tournament"]
 
@@ -43,6 +46,7 @@ def play_match(game: Game, names: tuple[str, str], seed: int, swapped: bool, pla
     players = [make_player(names[slot_of_team[team_of[s]]], player_seed * 16 + s) for s in range(game.num_players)]
     state = game.new_match(seed, log=True)
     while not state.over:
+        interrupt.check()  # a stop is noticed between moves: one match may be long
         seat = state.to_move
         moves = state.legal_moves()
         state.push(moves[0] if len(moves) == 1 else players[seat].choose(state.view(seat), moves))
@@ -106,6 +110,7 @@ class TournamentResult:
     standings: list[Standing]
     matches: int = 0
     deals: int = 0
+    interrupted: bool = False  # stopped (Ctrl-C, SIGTERM) before the end: these are the matches finished
 
     def add(self, result: MatchResult) -> None:
         """Fold in one match."""
@@ -132,6 +137,7 @@ class TournamentResult:
             "format": "duplicate",
             "matches": self.matches,
             "deals": self.deals,
+            "interrupted": self.interrupted,
             "players": [s.as_dict(self.deals) for s in self.standings],
         }
 
@@ -160,7 +166,8 @@ def tournament(
 ) -> TournamentResult:
     """Play ``matches`` matches (rounded up to whole pairs) between ``names[0]`` and ``names[1]``.
 
-    Results depend only on the arguments, not on ``workers``: each match has its own seeds.
+    Results depend only on the arguments, not on ``workers``: each match has its own seeds. Ctrl-C or SIGTERM
+    stops it within a move; the result then holds the matches finished, marked ``interrupted``.
     """
     game = Game(variant, players)
     for name in names:
@@ -168,18 +175,45 @@ def tournament(
     result = TournamentResult(variant.name, game.num_players, seed, [Standing(names[0]), Standing(names[1])])
     pairs = (matches + 1) // 2
     jobs = [(names, seed, k, swapped) for k in range(pairs) for swapped in (False, True)]
-
-    def results() -> Iterator[MatchResult]:
-        if workers <= 1:
-            for job in jobs:
-                yield _job(*job, game=game)
-            return
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(game,)) as pool:
-            yield from pool.map(_job, *zip(*jobs, strict=True), chunksize=2)
-
-    for r in results():
-        result.add(r)
-        if progress is not None:
-            progress(result.matches)
+    with interrupt.StopOnSignals():
+        try:
+            results = _here(jobs, game) if workers <= 1 else _in_workers(jobs, game, workers)
+            for r in results:
+                result.add(r)
+                if progress is not None:
+                    progress(result.matches)
+        except (KeyboardInterrupt, interrupt.Interrupted):
+            result.interrupted = True
     return result
+
+
+def _here(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game) -> Iterator[MatchResult]:
+    for job in jobs:
+        interrupt.check()
+        yield _job(*job, game=game)
+
+
+def _in_workers(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game, workers: int) -> Iterator[MatchResult]:
+    """The matches' results as workers finish them (the totals do not depend on the order)."""
+    # fork: the compiled rules do not pickle; the workers inherit the game.
+    pool = WorkerPool(workers, method="fork", initializer=_init_worker, initargs=(game,))
+    pending: set[Any] = set()
+    todo = iter(jobs)
+    window = workers * 2
+    stopped = True
+    try:
+        while True:
+            interrupt.check()
+            while len(pending) < window:
+                job = next(todo, None)
+                if job is None:
+                    break
+                pending.add(pool.submit(_job, *job))
+            if not pending:
+                break
+            for future in pool.wait_any(pending):
+                pending.discard(future)
+                yield future.result()
+        stopped = False
+    finally:
+        pool.close(stop=stopped)  # a stop: the matches under way are dropped (a match is not cut into pieces)

@@ -10,6 +10,7 @@ Paths are tuples of keys and list indexes, e.g. ``("awards", "cards", "most")``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,8 +88,11 @@ class YamlDoc:
         if sc is None:
             return self.where(path)
         if sc.line == sc.end_line and sc.style in (None, "'", '"'):
-            shift = 1 if sc.style in ("'", '"') else 0
-            return sc.line + 1, sc.col + 1 + shift + offset
+            if sc.style is None:
+                return sc.line + 1, sc.col + 1 + offset
+            # escapes (\u0065, \", '') are longer in the source than the character they stand for
+            raw = self.text.splitlines()[sc.line] if sc.line < len(self.text.splitlines()) else ""
+            return sc.line + 1, sc.col + 2 + _source_width(raw, sc.col + 1, offset, sc.style)
         lines = self.text.splitlines()
         block = sc.style in ("|", ">")
         first = sc.line + 1 if block else sc.line
@@ -116,7 +120,72 @@ class YamlDoc:
         return self.where(path)
 
 
+_ESCAPE_WIDTH = {"x": 4, "u": 6, "U": 10}
+
+
+def _source_width(line: str, start: int, offset: int, style: str) -> int:
+    """How many source characters from ``start`` hold the first ``offset`` characters of a quoted scalar."""
+    i = start
+    for _ in range(offset):
+        if i >= len(line):
+            break
+        if style == '"' and line[i] == "\\":
+            i += _ESCAPE_WIDTH.get(line[i + 1 : i + 2], 2)
+        elif style == "'" and line[i : i + 2] == "''":
+            i += 2
+        else:
+            i += 1
+    return i - start
+
+
+# Plain scalars that YAML 1.1 (what PyYAML reads) turns into numbers or true/false, but that YAML 1.2 (and a
+# person) reads otherwise: `target: 1:30` would be 90, `0777` would be 511, `name: no` would be false.
+_YAML11_ONLY = (
+    (re.compile(r"(?:yes|Yes|YES|no|No|NO|on|On|ON|off|Off|OFF)"), "{value} (a YAML 1.1 true/false)"),
+    (re.compile(r"[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?"), "{value} (a YAML 1.1 base-60 number)"),
+    (re.compile(r"[-+]?0[0-7_]+"), "{value} (a YAML 1.1 octal number)"),
+    (re.compile(r"[-+]?0b[0-1_]+"), "{value} (a YAML 1.1 binary number)"),
+    (re.compile(r"[-+]?(?:[0-9][0-9]*_[0-9_]*|0x[0-9a-fA-F]*_[0-9a-fA-F_]*)"), "{value} (YAML 1.1 skips the '_')"),
+)
+
+
+def _yaml11_surprise(text: str, value: Any) -> str | None:
+    """Why a plain scalar must be written otherwise, when YAML 1.1 reads it unlike YAML 1.2; else None."""
+    for pattern, what in _YAML11_ONLY:
+        if pattern.fullmatch(text):
+            shown = str(value).lower() if isinstance(value, bool) else value
+            fix = "write true or false" if isinstance(value, bool) else "write the number in plain decimal digits"
+            return f'{text!r} would be read as {what.format(value=shown)}: {fix}, or quote it ("{text}") for the text'
+
+    return None
+
+
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "float", "bool", "null"))
+
+
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing to compose nodes nested past MAX_DEPTH (its composer recurses)."""
+
+    def __init__(self, text: str, file: str) -> None:
+        super().__init__(text)
+        self.file = file
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH + 1:
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                raise SpecError(
+                    f"the file nests deeper than {MAX_DEPTH} levels",
+                    file=self.file,
+                    line=mark.line + 1,
+                    col=mark.column + 1,
+                )
+            node: yaml.Node | None = super().compose_node(parent, index)
+            return node
+        finally:
+            self.depth -= 1
 
 
 class _Builder:
@@ -162,6 +231,10 @@ class _Builder:
             node.style,
         )
         value = self.constructor.construct_object(node, deep=True)
+        if node.style is None and isinstance(value, int | float):
+            surprise = _yaml11_surprise(str(node.value), value)
+            if surprise is not None:
+                raise self._error(node, surprise, path)
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # timestamps, binary: SafeLoader makes them, rule files never need them
             return str(node.value)
@@ -208,15 +281,25 @@ def load_yaml(text: str, file: str) -> YamlDoc:
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
         raise SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; rule files are small", file=file)
     doc = YamlDoc(file=file, text=text, data=None)
-    loader = yaml.SafeLoader(text)
+    loader: _Loader | None = None
     try:
+        loader = _Loader(text, file)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
+    except yaml.reader.ReaderError as exc:
+        # a NUL or another control character: at its place, named
+        before = text[: exc.position]
+        line, col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        char = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        raise SpecError(
+            f"the control character U+{ord(char):04X} is not allowed in a rule file", file=file, line=line, col=col
+        ) from None
     except yaml.YAMLError as exc:
         raise SpecError(f"YAML error: {exc}", file=file) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         raise SpecError("the file is empty; a rule file is a mapping of keys such as name, deck, deal", file=file)
     doc.data = _Builder(doc).build(node, (), 0)

@@ -7,6 +7,7 @@ exit, never a traceback (set ``PIGLIA_DEBUG=1`` to see one for an internal error
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -36,11 +37,30 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _closed(stream: object) -> bool:
+    return stream is None or getattr(stream, "closed", False)
+
+
+def _quiet_stdout() -> None:
+    """Standard output is gone (a closed pipe): send what is left to /dev/null, so exiting does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
+    if _closed(sys.stderr):
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
     args = parser().parse_args(argv)
+    if _closed(sys.stdout):
+        print("piglia: standard output is closed; nothing could be shown", file=sys.stderr)
+        return 1
     try:
         code: int = args.run(args)
+        sys.stdout.flush()  # here, where a failure can still be reported, not at exit
         return code
     except UserError as exc:
         print(str(exc), file=sys.stderr)
@@ -52,7 +72,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("piglia: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        _quiet_stdout()  # the reader went away (``| head``): not an error
         return 0
+    except OSError as exc:  # a full disk under standard output, most often; a file when the error names one
+        where = exc.filename if exc.filename is not None else "standard output"
+        print(f"piglia: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        if exc.errno is not None and exc.errno != errno.EBADF:
+            _quiet_stdout()
+        return 1
+    except RecursionError:
+        print("piglia: the input is nested too deeply to be read", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("piglia: out of memory", file=sys.stderr)
+        return 1
     except Exception as exc:  # a bug: say so in one line unless asked for the traceback
         if os.environ.get("PIGLIA_DEBUG"):
             raise

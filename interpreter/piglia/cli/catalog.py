@@ -8,9 +8,10 @@ from typing import Any
 
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, open_new, out_console
+from piglia.cli.common import HELP_FORMAT, out_console
 from piglia.errors import PigliaError
 from piglia.mechanics.schema import schema_text
+from piglia.recordio import write_text
 from piglia.spec import builtin_names, load_variant
 
 
@@ -34,8 +35,7 @@ def run_schema(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return 0
-    with open_new(args.output, force=args.force) as out:
-        out.write(text)
+    write_text(args.output, text, force=args.force, option="--output")  # whole or not at all (piglia.recordio)
     return 0
 
 

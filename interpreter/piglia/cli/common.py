@@ -6,13 +6,24 @@ import argparse
 from pathlib import Path
 from typing import IO
 
+import yaml
 from rich.console import Console
 
 from piglia.errors import SpecError, SpecErrors
 from piglia.spec import load_variant
 from piglia.variant import Variant
 
-__all__ = ["HELP_FORMAT", "UserError", "err_console", "load", "open_new", "out_console", "refuse_existing"]
+__all__ = [
+    "HELP_FORMAT",
+    "UserError",
+    "at_least_one",
+    "err_console",
+    "load",
+    "open_new",
+    "out_console",
+    "refuse_existing",
+    "unexpected",
+]
 
 HELP_FORMAT = argparse.RawDescriptionHelpFormatter
 
@@ -39,6 +50,44 @@ def load(ref: str) -> Variant:
         raise UserError("\n".join(e.format() for e in exc.errors)) from None
     except SpecError as exc:
         raise UserError(exc.format()) from None
+    except (yaml.YAMLError, RecursionError, MemoryError) as exc:  # what the loader does not locate itself
+        raise UserError(unexpected(ref, exc)) from None
+
+
+def _place(ref: str, position: int) -> str:
+    """``FILE:LINE:COL`` of a character offset, when the file can be read; else ``FILE``."""
+    try:
+        text = Path(ref).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ref
+    line = text.count("\n", 0, position) + 1
+    col = position - (text.rfind("\n", 0, position) + 1) + 1
+    return f"{ref}:{line}:{col}"
+
+
+def unexpected(ref: str, exc: BaseException) -> str:
+    """One line for a file the loader failed on in a way it does not report itself: located where the YAML
+    reader says, never a traceback; the next file is still checked."""
+    if isinstance(exc, RecursionError):
+        return f"{ref}: nested too deeply to be read (a rule file nests a few levels, not hundreds)"
+    if isinstance(exc, MemoryError):
+        return f"{ref}: too large to be read"
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    if isinstance(exc, yaml.YAMLError):
+        problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
+        if mark is not None:
+            return f"{ref}:{mark.line + 1}:{mark.column + 1}: {problem}"
+        if isinstance(exc, yaml.reader.ReaderError):
+            code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "?")
+            return f"{_place(ref, exc.position)}: the character U+{code:04X} is not allowed in a rule file"
+        return f"{ref}: {problem}"
+    return f"{ref}: cannot be checked: internal error: {type(exc).__name__}: {exc} (please report it)"
+
+
+def at_least_one(value: int | None, option: str) -> None:
+    """Refuse a count below 1 given to ``option`` (``None``: not given, the variant's default)."""
+    if value is not None and value < 1:
+        raise UserError(f"{option} must be at least 1")
 
 
 def refuse_existing(path: Path, *, force: bool) -> None:

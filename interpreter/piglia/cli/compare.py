@@ -13,14 +13,17 @@ import argparse
 import json
 import math
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
-from piglia.cli.simulate import add_run_options, run_with_progress, workers_for
+from piglia import interrupt
+from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, load, out_console
+from piglia.cli.simulate import add_run_options, print_summary, run_with_progress, workers_for
 from piglia.stats import Summary
+from piglia.variant import Variant
 
 __all__ = ["Row", "compare_rows", "register"]
 
@@ -160,9 +163,11 @@ def run(args: argparse.Namespace) -> int:
         args.deals = 10_000
     if (args.deals is not None and args.deals < 1) or (args.matches is not None and args.matches < 1):
         raise UserError("--deals and --matches must be at least 1")
+    at_least_one(args.players, "--players")
     variants = [load(args.variant_a), load(args.variant_b)]
     workers = workers_for(args)
     summaries: list[Summary] = []
+    start = time.perf_counter()
     for variant in variants:
         options: dict[str, Any] = {
             "deals": args.deals,
@@ -174,9 +179,29 @@ def run(args: argparse.Namespace) -> int:
         }
         summary = run_with_progress(variant, args, options, show=not args.json and sys.stderr.isatty())
         summaries.append(summary)
-        if summary.interrupted:
-            print("piglia: interrupted; nothing compared", file=sys.stderr)
-            return 130
+        if summary.interrupted and len(summaries) == 1:
+            # Stopped while simulating A: B was not played. Keep what finished: A's statistics.
+            if args.json:
+                print(json.dumps({"a": summary.as_dict(), "b": None, "interrupted": True}, indent=2))
+            else:
+                print_summary(summary, variant, time.perf_counter() - start, None)
+            print(
+                f"piglia: interrupted while simulating A; its statistics above are those of the {summary.matches:,} "
+                "matches finished; B was not simulated, nothing compared",
+                file=sys.stderr,
+            )
+            return interrupt.exit_status()
+    code = _print_comparison(args, variants, summaries)
+    if summaries[1].interrupted:
+        print(
+            f"piglia: interrupted while simulating B; it is compared on the {summaries[1].matches:,} matches finished",
+            file=sys.stderr,
+        )
+        return interrupt.exit_status()
+    return code
+
+
+def _print_comparison(args: argparse.Namespace, variants: list[Variant], summaries: list[Summary]) -> int:
     rows = compare_rows(*summaries)
     a, b = summaries
     if args.json:
@@ -184,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
             "a": a.as_dict(),
             "b": b.as_dict(),
             "test": TEST_NOTE,
+            "interrupted": b.interrupted,
             "rows": [
                 {
                     "label": r.label,
@@ -203,7 +229,8 @@ def run(args: argparse.Namespace) -> int:
     out = out_console()
     out.print(
         f"A = {variants[0].name}, B = {variants[1].name}: {a.deals:,} and {b.deals:,} deals "
-        f"({a.matches:,} and {b.matches:,} matches), seed {args.seed}, random play"
+        f"({a.matches:,} and {b.matches:,} matches{', B interrupted' if b.interrupted else ''}), seed {args.seed}, "
+        "random play"
     )
     table = Table("figure", "A", "B", "B - A", "p (Holm)", "", title="Side by side", title_justify="left")
     for r in rows:

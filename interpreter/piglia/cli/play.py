@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 import random
+import signal
+import sys
 from pathlib import Path
-from typing import IO, Any
+from types import FrameType
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, UserError, load, out_console
+from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, load, out_console
 from piglia.errors import PigliaError
 from piglia.events import RecordEvent
 from piglia.locales import languages
@@ -19,15 +22,23 @@ from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.reasons import refusal
 from piglia.record import dump_event
+from piglia.recordio import RecordFile, RecordWriteError
 from piglia.state import Game, State
 from piglia.texts import VariantTexts, untranslated_note
 
 AI_KINDS = ["ismcts", "greedy", "random"]
+# The longest answer read: a move's notation is short; a longer line is refused, not read into memory whole.
+MAX_ANSWER_CHARS = 1000
 
 
-def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, IO[str]]:
-    """Open the record file: the one asked for (never overwritten), or a new name in the current directory."""
-    if path_text:
+def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, RecordFile]:
+    """Open the record file: the one asked for (never overwritten), or a new name in the current directory.
+
+    The record is written as the match goes, one whole flushed line per event (see :mod:`piglia.recordio`).
+    """
+    if path_text is not None:
+        if not path_text.strip():
+            raise UserError("--record needs a file name")
         path = Path(path_text)
         if path.exists():
             raise UserError(f"{path} exists; choose another name for --record")
@@ -37,12 +48,30 @@ def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, I
         candidates = [Path(f"{stem}.jsonl"), *(Path(f"{stem}-{k}.jsonl") for k in range(2, 10_000))]
     for path in candidates:
         try:
-            return path, path.open("x", encoding="utf-8")
+            return path, RecordFile.create_live(path)
         except FileExistsError:
             continue
-        except OSError as exc:
-            raise UserError(f"cannot write {path}: {exc.strerror}") from None
     raise UserError("no free record file name in the current directory; pass --record FILE")
+
+
+def read_answer(prompt: str) -> str:
+    """One answer from standard input (``EOFError`` at its end), never longer than :data:`MAX_ANSWER_CHARS`."""
+    if sys.stdin.isatty():
+        answer = input(prompt)  # a terminal: line editing; its lines are short
+    else:
+        print(prompt, end="", flush=True)
+        answer = sys.stdin.readline(MAX_ANSWER_CHARS + 1)
+        if not answer:
+            raise EOFError
+        if len(answer) > MAX_ANSWER_CHARS:
+            while answer and not answer.endswith("\n"):  # skip the rest of that line, a bounded piece at a time
+                answer = sys.stdin.readline(MAX_ANSWER_CHARS + 1)
+            return "?" * (MAX_ANSWER_CHARS + 1)
+    return answer[: MAX_ANSWER_CHARS + 1]
+
+
+def _stop_by_keyboard(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM or a closed terminal: stop as Ctrl-C does, keeping the record so far
 
 
 class Session:
@@ -53,7 +82,7 @@ class Session:
     """
 
     def __init__(
-        self, state: State, seat: int, players: dict[int, Player], out: Console, record: IO[str], lang: str = "en"
+        self, state: State, seat: int, players: dict[int, Player], out: Console, record: RecordFile, lang: str = "en"
     ):
         self.state = state
         self.game: Game = state.game
@@ -61,7 +90,8 @@ class Session:
         self.players = players
         self.out = out
         self.record = record
-        self.shown = 0  # events already shown and written
+        self.written = 0  # events already written to the record
+        self.shown = 0  # events already shown
         self.cards = self.game.variant.deck.cards
         self.texts = VariantTexts(self.game.variant, lang)
         self.msg = self.texts.msg
@@ -123,13 +153,20 @@ class Session:
     # -- the events as they happen -----------------------------------------------------------------------
 
     def flush(self) -> None:
-        """Show and record the events since the last flush."""
+        """Record, then show, the events since the last flush."""
+        self.write_new()
         events = self.state.events or []
-        for event in events[self.shown :]:
-            self.record.write(dump_event(event) + "\n")
+        while self.shown < len(events):
+            event = events[self.shown]
+            self.shown += 1  # counted first: a display that fails (a closed pipe) is not retried
             self.show(event)
-        self.shown = len(events)
-        self.record.flush()
+
+    def write_new(self) -> None:
+        """Write the events not yet written, each once, as whole lines (showing them may fail; this must not)."""
+        events = self.state.events or []
+        while self.written < len(events):
+            self.record.write(dump_event(events[self.written]) + "\n")
+            self.written += 1
 
     def follow_piles(self, e: RecordEvent) -> None:
         """Keep each team's pile of the deal from the events: what the score sheet counts."""
@@ -251,10 +288,11 @@ class Session:
         for i, move in enumerate(moves, 1):
             self.out.print(f"  {i}) {self.describe(move)}{self.marks(move)}")
         while True:
-            answer = input(m("play.prompt", n=len(moves)) + " ").strip()
+            answer = read_answer(m("play.prompt", n=len(moves)) + " ").strip()
             if answer.lower() in ("q", "quit", "exit"):
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(moves):
+            # ASCII digits only, and few: int() of thousands of digits is refused by Python, and '²' is a digit
+            if answer.isascii() and answer.isdigit() and len(answer) <= 6 and 1 <= int(answer) <= len(moves):
                 return moves[int(answer) - 1]
             reason = self.refusal(answer, moves)
             if isinstance(reason, Move):
@@ -265,9 +303,11 @@ class Session:
         """The move a typed notation names, or why it is refused: the engine's reason for an illegal move, in the
         session's language (:mod:`piglia.reasons`, shared with the web table)."""
         m = self.msg
+        if len(answer) > MAX_ANSWER_CHARS:
+            return m("play.ask_again", n=len(moves))
         try:
             move = Move.parse(answer, self.game.variant.deck)
-        except PigliaError:
+        except (PigliaError, ValueError):
             return m("play.ask_again", n=len(moves))
         if move in moves:
             return move
@@ -297,6 +337,9 @@ class Session:
 
 def run(args: argparse.Namespace) -> int:
     """Play one match in the terminal."""
+    if sys.stdin is None or sys.stdin.closed:
+        raise UserError("piglia play reads your moves from standard input, which is closed")
+    at_least_one(args.players, "--players")
     variant = load(args.variant)
     game = Game(variant, args.players)
     if not 0 <= args.seat < game.num_players:
@@ -316,13 +359,28 @@ def run(args: argparse.Namespace) -> int:
         out.print(escape(note.replace("`", "")))
     session = Session(game.new_match(seed), args.seat, players, out, record, args.lang)
     finished = False
+    problem = None
+    old = {sig: signal.signal(sig, _stop_by_keyboard) for sig in (signal.SIGTERM, signal.SIGHUP)}
     try:
         finished = session.run()
     except (EOFError, KeyboardInterrupt):
         out.print()
+    except RecordWriteError as exc:
+        problem = str(exc)
+    except (BrokenPipeError, SystemExit):  # the display is gone (``| head``): stop, keep the record
+        out.quiet = True
+        problem = "the output was closed; game stopped"
     finally:
-        session.flush()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+        try:
+            session.write_new()
+        except RecordWriteError as exc:
+            problem = str(exc)
         record.close()
+    if problem is not None:
+        print(f"piglia: {problem}; the record so far is in {path}", file=sys.stderr)
+        return 1
     if not finished:
         out.print(m("play.stopped", path=escape(str(path))))
     else:

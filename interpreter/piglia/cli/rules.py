@@ -6,20 +6,21 @@ import argparse
 import sys
 from typing import Any
 
-from piglia.cli.common import HELP_FORMAT, load, open_new
+from piglia.cli.common import HELP_FORMAT, load
 from piglia.locales import languages
+from piglia.recordio import write_text
 from piglia.rulespage import render_html, render_markdown
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the page, or write it to ``-o FILE`` (never over an existing file without ``--force``)."""
+    """Print the page, or write it to ``-o FILE`` (never over an existing file without ``--force``; whole or not at
+    all: a temporary file renamed)."""
     variant = load(args.variant)
     page = render_html(variant, args.lang) if args.format == "html" else render_markdown(variant, args.lang)
     if args.output is None:
         sys.stdout.write(page)
         return 0
-    with open_new(args.output, force=args.force) as out:
-        out.write(page)
+    write_text(args.output, page, force=args.force, option="--output")
     return 0
 
 

@@ -12,9 +12,12 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, UserError, err_console, load, open_new, out_console, refuse_existing
+from piglia import interrupt
+from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, err_console, load, out_console, refuse_existing
+from piglia.recordio import RecordFile, RecordWriteError
 from piglia.simulate import Summary, default_workers, simulate
 from piglia.variant import Variant
+from piglia.workers import check_workers
 
 # Below this many deals a run stays in this process: starting worker processes costs more than they save
 # (the results are the same either way: they depend only on the seed).
@@ -33,11 +36,11 @@ def check_plot_target(path_text: str | None, force: bool) -> None:
 
 
 def workers_for(args: argparse.Namespace) -> int:
-    """The number of worker processes: as asked, else all cores, except for small runs."""
+    """The number of worker processes: as asked (at most the cores), else all cores, except for small runs."""
     if args.workers is not None:
-        if args.workers < 1:
-            raise UserError("--workers must be at least 1")
-        return int(args.workers)
+        if args.cluster is not None:
+            return max(int(args.workers), 1)  # the cluster has its own workers: the option changes nothing there
+        return check_workers(args.workers)
     size = args.deals if args.deals is not None else args.matches * 4
     return 1 if size < SMALL_RUN_DEALS else default_workers()
 
@@ -49,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
     variant = load(args.variant)
     if (args.deals is not None and args.deals < 1) or (args.matches is not None and args.matches < 1):
         raise UserError("--deals and --matches must be at least 1")
+    at_least_one(args.players, "--players")
     check_plot_target(args.plot, args.force)
     workers = workers_for(args)
-    record = open_new(args.record, force=args.force) if args.record else None
+    record = RecordFile.create(args.record, force=args.force) if args.record is not None else None
     start = time.perf_counter()
     options: dict[str, Any] = {
         "deals": args.deals,
@@ -62,31 +66,41 @@ def run(args: argparse.Namespace) -> int:
         "workers": workers,
         "cluster": args.cluster,
     }
+    kept_note = None
     try:
         summary = run_with_progress(variant, args, options, show=not args.json and sys.stderr.isatty())
     finally:
         if record is not None:
-            record.close()
+            try:
+                record.close()
+            except RecordWriteError as exc:
+                kept_note = str(exc)
     elapsed = time.perf_counter() - start
     if args.json:
         data = summary.as_dict()
         data["seconds"] = round(elapsed, 3)
         print(json.dumps(data, indent=2))
     else:
-        print_summary(summary, variant, elapsed, args.record)
+        print_summary(summary, variant, elapsed, args.record if record is not None and record.error is None else None)
     if args.plot:
         from piglia.cli.plot import plot_summary
 
         plot_summary(summary, variant, args.plot)
         if not args.json:
             out_console().print(f"plot written to {args.plot}")
-    if summary.interrupted:
+    if record is not None and record.error is not None:
+        print(f"piglia: {record.error}; the statistics above are those of the matches it holds", file=sys.stderr)
+    elif summary.interrupted:
         print(
-            f"piglia: interrupted; the statistics above are those of the {summary.deals:,} deals finished",
+            f"piglia: interrupted; the statistics above are those of the {summary.matches:,} matches finished "
+            f"({summary.deals:,} deals)",
             file=sys.stderr,
         )
-        return 130
-    return 0
+    if kept_note is not None:
+        print(f"piglia: {kept_note}", file=sys.stderr)
+    if record is not None and (record.error is not None or kept_note is not None):
+        return 1
+    return interrupt.exit_status() if summary.interrupted else 0
 
 
 def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[str, Any], *, show: bool) -> Summary:
@@ -218,8 +232,8 @@ def add_run_options(s: argparse.ArgumentParser, default_deals: int = 1000) -> No
     s.add_argument(
         "--workers",
         type=int,
-        help=f"worker processes (default: all cores; runs under {SMALL_RUN_DEALS:,} deals stay in one process); "
-        "the results do not depend on it",
+        help=f"worker processes, at most the number of cores (default: all cores; runs under {SMALL_RUN_DEALS:,} "
+        "deals stay in one process); the results do not depend on it",
     )
     s.add_argument("--cluster", metavar="ADDRESS", help="run on a Dask distributed cluster (scheduler address)")
 
@@ -231,7 +245,9 @@ def register(sub: Any) -> None:
         help="simulate random play and print statistics",
         description="Play whole matches with uniformly random legal moves and summarise wins, points, the first "
         "player's advantage, the shape of deals and matches. With --deals N, matches are played until at least N "
-        "deals are done. Ctrl-C stops the run and prints the statistics of the deals finished.",
+        "deals are done (a match that ends before any deal counts as one). Ctrl-C (or SIGTERM) stops the run within "
+        "a second and prints the statistics of what finished; the record then holds the whole matches finished "
+        "(it is written to a temporary file beside FILE and renamed at the end: see docs/records.md).",
         epilog="examples:\n  piglia simulate my-game.yaml --deals 1000 --seed 1\n"
         "  piglia simulate my-game.yaml --deals 1000000 --workers 2\n"
         "  piglia simulate my-game.yaml --matches 500 --record games.jsonl\n"

@@ -11,9 +11,11 @@ from typing import Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from piglia.cli.common import HELP_FORMAT, UserError, err_console, load, out_console
+from piglia import interrupt
+from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, err_console, load, out_console
 from piglia.players import make_player
 from piglia.tournament import TournamentResult, tournament
+from piglia.workers import check_workers
 
 
 def run(args: argparse.Namespace) -> int:
@@ -21,8 +23,10 @@ def run(args: argparse.Namespace) -> int:
     names = [n.strip() for n in args.players.split(",")]
     if len(names) != 2 or not all(names):
         raise UserError("--players takes two players separated by a comma, e.g. --players greedy,random")
-    if args.matches < 1 or args.workers < 1:
-        raise UserError("--matches and --workers must be at least 1")
+    if args.matches < 1:
+        raise UserError("--matches must be at least 1")
+    check_workers(args.workers)
+    at_least_one(args.players_count, "--seats")
     variant = load(args.variant)
     for name in names:
         make_player(name)
@@ -57,6 +61,12 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         print_result(result, elapsed)
+    if result.interrupted:
+        print(
+            f"piglia: interrupted; the standings above are those of the {result.matches:,} matches finished",
+            file=sys.stderr,
+        )
+        return interrupt.exit_status()
     return 0
 
 
@@ -66,8 +76,9 @@ def print_result(result: TournamentResult, elapsed: float) -> None:
     out = out_console()
     if not out.is_terminal:
         out.width = 120  # plain text to a file or a pipe: wide enough that the tables do not fold
+    note = " (interrupted)" if result.interrupted else ""
     out.print(
-        f"{result.variant}: {result.matches:,} matches ({result.matches // 2:,} duplicate pairs), "
+        f"{result.variant}: {result.matches:,} matches{note} ({result.matches // 2:,} duplicate pairs), "
         f"{result.deals:,} deals, {result.players} seats, seed {result.seed}, {elapsed:.1f} s"
     )
     table = Table("player", "matches", "wins", "losses", "draws", "win rate", "95% CI", "points/deal")
@@ -107,7 +118,9 @@ def register(sub: Any) -> None:
     s.add_argument("--players", required=True, metavar="A,B", help="the two players, comma-separated")
     s.add_argument("--matches", type=int, default=100, help="matches to play, rounded up to pairs (default 100)")
     s.add_argument("--seed", type=int, default=0, help="the run's seed: the same seed gives the same games")
-    s.add_argument("--workers", type=int, default=1, help="processes to play in parallel (default 1)")
+    s.add_argument(
+        "--workers", type=int, default=1, help="processes to play in parallel, at most the number of cores (default 1)"
+    )
     s.add_argument("--seats", dest="players_count", type=int, help="number of seats, where the variant allows several")
     s.add_argument("--json", action="store_true", help="print the result as JSON")
     s.set_defaults(run=run)

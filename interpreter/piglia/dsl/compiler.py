@@ -57,7 +57,7 @@ from piglia.dsl.nodes import (
 from piglia.dsl.parser import parse
 from piglia.errors import DslError, DslNameError, DslTypeError, did_you_mean
 
-__all__ = ["AGGREGATES", "FUNCTIONS", "Compiled", "compile_expr", "compile_reference"]
+__all__ = ["AGGREGATES", "FUNCTIONS", "MAX_COST", "Compiled", "compile_expr", "compile_reference"]
 
 Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
 EnvFn = Callable[[Any], Any]  # env -> value
@@ -68,6 +68,12 @@ FUNCTIONS = (*AGGREGATES, "run")
 # Most element evaluations we are willing to spend folding one sub-expression at compile time; past it
 # the code is left to run at run time (an absurd nest of comprehensions over the deck must not hang).
 _FOLD_BUDGET = 100_000
+
+# Most estimated steps one evaluation of an expression may take (a loop costs the size of its domain times its
+# body: nested loops multiply). A step is roughly 0.05 microseconds; an expression may be computed on every play.
+# The built-in variants' costliest expression is about 2,000 steps; two loops nested over a 40-card deck are about
+# 10,000; three are about 560,000, which as a bonus condition costs a second a deal, and four are 23 million.
+MAX_COST = 100_000
 
 _CARD_ATTRS = ("suit", "rank", "value", "court")
 _RANK_ATTRS = ("value", "court")
@@ -89,6 +95,7 @@ class Compiled:
     names: frozenset[str]
     types: Mapping[Expr, T] = field(default_factory=dict, compare=False, repr=False)
     text: str = ""
+    cost: int = 0  # the estimated steps of one evaluation (see MAX_COST)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -1111,9 +1118,17 @@ def _compile(
         compiler.names.add(bare_card)
         ctx = ctx.with_card(_env(T.CARD, operator.attrgetter(bare_card), 1, path=bare_card))
     code = compiler.expr(ast, ctx)
+    if code.cost > MAX_COST:
+        raise DslError(
+            f"expression too costly: about {code.cost:,} steps each time it is computed (the limit is "
+            f"{MAX_COST:,}); loops inside loops multiply (a loop over the deck inside another is "
+            f"{len(deck) ** 2:,} steps): nest fewer of them",
+            ast.offset,
+            length=ast.length,
+        )
     wanted = (expected,) if isinstance(expected, T) else tuple(expected)
     if code.type not in wanted and T.RANK in wanted:
         code = compiler.coerce(ast, code, T.RANK)
     if code.type not in wanted:
         raise DslTypeError(f"expected {describe_any(wanted)}, got {describe(code.type)}", ast.offset, length=ast.length)
-    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names), compiler.types, text)
+    return Compiled(compiler.finish(code), code.type, ast, frozenset(compiler.names), compiler.types, text, code.cost)

@@ -31,7 +31,7 @@ class Catalog:
     messages: dict[str, str]
     contractions: tuple[tuple[re.Pattern[str], str], ...] = ()
 
-    def __call__(self, key: str, **fields: Any) -> str:
+    def __call__(self, key: str, /, **fields: Any) -> str:
         """The text for ``key`` with its placeholders filled; :class:`MissingMessage` if there is none."""
         try:
             text = self.messages[key]
@@ -43,7 +43,7 @@ class Catalog:
                 text = pattern.sub(replacement, text)
         return text
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` when ``n`` is 1, else ``key.other``, with ``{n}`` filled in."""
         return self(f"{key}.one" if n == 1 else f"{key}.other", n=n, **fields)
 

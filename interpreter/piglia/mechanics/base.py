@@ -103,11 +103,11 @@ class Page(Protocol):
 
     words: Words
 
-    def msg(self, key: str, **fields: Any) -> str:
+    def msg(self, key: str, /, **fields: Any) -> str:
         """The catalog's text for ``key``."""
         ...
 
-    def plural(self, key: str, n: int, **fields: Any) -> str:
+    def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` or ``key.other``."""
         ...
 
@@ -115,7 +115,7 @@ class Page(Protocol):
         """player, team or side: who scores, in this variant."""
         ...
 
-    def side_msg(self, key: str, **fields: Any) -> str:
+    def side_msg(self, key: str, /, **fields: Any) -> str:
         """``key.player``, ``key.team`` or ``key.mixed``: a sentence about who scores, written whole for each kind
         of side so that each language inflects the word as it must (built-in messages are written so)."""
         ...

@@ -26,15 +26,122 @@ from piglia.yamlpos import Path
 
 __all__ = [
     "FILTER_PROPERTIES",
+    "MAX_CAPTURES",
+    "MAX_MOVES",
     "CaptureKind",
+    "CaptureLimitError",
     "KindInputs",
     "KindMechanic",
+    "KindOptionError",
+    "MoveLimitError",
     "build_kind",
+    "count_subsets",
     "kind_text",
     "register_capture_kind",
 ]
 
 Capture = tuple[int, ...]  # table card indexes taken, ascending
+
+# The most captures one kind may offer one played card. A real table offers a handful (Scopa's richest tables a few
+# dozen); a deck of many low cards on a big table could offer millions of groups and fill the memory while they
+# are listed, so they are counted first (a cheap count of subsets by total) and refused beyond this.
+MAX_CAPTURES = 100_000
+# The most work the filters of one kind may cost when the rules are loaded (about two seconds): each is computed
+# for every card, the cards filter for every pair of cards.
+MAX_FILTER_STEPS = 20_000_000
+# Tables up to this many cards have fewer subsets in all than MAX_CAPTURES: nothing to count.
+_COUNT_FROM = MAX_CAPTURES.bit_length() - 1  # 2 ** 16 subsets are fewer than 100,000
+
+
+class KindOptionError(PigliaError):
+    """Raised by a kind's constructor for options that do not fit together; reported at ``key`` of the kind."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+
+
+# The most legal moves one position may offer (every hand card's captures together): listing them stays within tens of
+# megabytes. A real position offers a few dozen.
+MAX_MOVES = 100_000
+
+
+class MoveLimitError(PigliaError):
+    """A position would offer more than :data:`MAX_MOVES` legal moves."""
+
+    def __init__(self, hand: int, table: int) -> None:
+        super().__init__(
+            f"a position with {hand} cards in hand and {table} on the table offers more than {MAX_MOVES:,} legal "
+            "moves, the limit (capture.kinds: give the sum kinds a max_cards, or deal a smaller table)"
+        )
+
+
+class CaptureLimitError(PigliaError):
+    """A played card would have more captures of one kind than :data:`MAX_CAPTURES`."""
+
+    def __init__(self, kind: str, card: str, table: int, count: int) -> None:
+        super().__init__(
+            f"capture kind {kind!r}: the {card} could take {count:,} different groups of the {table} table cards, "
+            f"more than the limit of {MAX_CAPTURES:,} captures per played card (capture.kinds.{kind}: give it a "
+            "max_cards, or deal a smaller table)"
+        )
+        self.kind = kind
+        self.count = count
+
+
+def count_subsets(values: Sequence[int], need: int, lo: int, hi: int) -> int:
+    """How many groups of ``values`` (by position) of ``lo`` to ``hi`` cards add up to ``need``, without listing.
+
+    A count by total (and by group size when the size is bounded), whatever the number of groups: the counts of
+    every total up to ``need`` are the coefficients of one polynomial, prod(1 + x**v), held in one big integer
+    (each coefficient in a slot wide enough for any count), so each card is one shift and one addition.
+    """
+    hi = min(hi, len(values))
+    lo = max(lo, 0)
+    if lo > hi or need < 0:
+        return 0
+    if any(v < 0 for v in values):
+        return _count_by_dict(values, need, lo, hi)
+    if hi == len(values):  # no upper bound: groups of any size, less those under lo cards
+        return _count_any_size(values, need) - _count_up_to(values, need, lo - 1)
+    return _count_up_to(values, need, hi) - _count_up_to(values, need, lo - 1)
+
+
+def _count_any_size(values: Sequence[int], need: int) -> int:
+    width = len(values) + 1  # a count of groups is below 2 ** len(values)
+    keep = (1 << (width * (need + 1))) - 1  # the coefficients of the totals 0..need
+    poly = 1
+    for v in values:
+        poly = (poly + (poly << (v * width))) & keep
+    return (poly >> (width * need)) & ((1 << width) - 1)
+
+
+def _count_up_to(values: Sequence[int], need: int, most: int) -> int:
+    """Groups of at most ``most`` cards: one polynomial per group size."""
+    if most < 0:
+        return 0
+    width = len(values) + 1
+    keep = (1 << (width * (need + 1))) - 1
+    polys = [1] + [0] * most  # polys[k]: groups of k cards, by total
+    for v in values:
+        shift = v * width
+        for k in range(most, 0, -1):
+            if polys[k - 1]:
+                polys[k] = (polys[k] + (polys[k - 1] << shift)) & keep
+    digit = (1 << width) - 1
+    return sum((p >> (width * need)) & digit for p in polys)
+
+
+def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:
+    """The general count (negative values: totals can go down), by group size and total."""
+    ways: list[dict[int, int]] = [{0: 1}] + [{} for _ in range(hi)]
+    for v in values:
+        for k in range(hi - 1, -1, -1):
+            grow = ways[k + 1]
+            for total, n in ways[k].items():
+                grow[total + v] = grow.get(total + v, 0) + n
+    return sum(ways[k].get(need, 0) for k in range(lo, hi + 1))
 
 
 @dataclass(frozen=True)
@@ -156,19 +263,33 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     takes: tuple[tuple[bool, ...], ...] = ((True,) * n,) * n
     target: tuple[int, ...] | None = None
     exprs: dict[str, Compiled | int] = {}
+
+    def affordable(c: Compiled, key: str, times: int) -> None:
+        # a filter is computed at build time for every card (or pair of cards): bound the whole of that work
+        if c.cost * times > MAX_FILTER_STEPS:
+            raise b.fail(
+                (*path, key),
+                f"too costly: computed {times:,} times when the rules are loaded, at about {c.cost:,} steps each "
+                f"(the limit is {MAX_FILTER_STEPS:,} steps in all): simplify it",
+            )
+
     try:
         if "played" in spec:
             # docs/language.md: a filter sees its card's attributes bare (`played: not court`)
             f = b.compiled((*path, "played"), spec["played"], {"card": T.CARD}, T.BOOL, bare_card="card")
             exprs["played"] = f
+            affordable(f, "played", n)
             played_ok = tuple(bool(f.fn(CardEnv(c, c))) for c in range(n))
         if "cards" in spec:
             g = b.compiled((*path, "cards"), spec["cards"], CARD_SCOPE, T.BOOL, bare_card="card")
             exprs["cards"] = g
+            affordable(g, "cards", n * n)
             takes = tuple(tuple(bool(g.fn(CardEnv(c, p))) for c in range(n)) for p in range(n))
         if cls.uses_target and "target" in spec:
             t = b.quantity((*path, "target"), spec["target"], PLAYED_SCOPE)
             exprs["target"] = t
+            if not isinstance(t, int):
+                affordable(t, "target", n)
             target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
@@ -176,7 +297,10 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     if when is not None:
         exprs["when"] = when
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})
-    kind = cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+    try:
+        kind = cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+    except KindOptionError as exc:
+        raise b.fail((*path, exc.key), exc.message) from None
     if when is not None:
         guard(kind, when)
     return kind
@@ -284,6 +408,8 @@ class SumKind(KindMechanic):
         include_played = bool(inp.options["include_played"])
         self._min = int(inp.options["min_cards"])
         self._max = int(inp.options.get("max_cards", 10_000))
+        if self._max < self._min:
+            raise KindOptionError("max_cards", f"max_cards ({self._max}) is less than min_cards ({self._min})")
         target = inp.target if inp.target is not None else values
         # Per played card, the total the taken cards must reach (None: no capture of this kind).
         needs = (target[p] - (values[p] if include_played else 0) for p in range(len(values)))
@@ -313,6 +439,20 @@ class SumKind(KindMechanic):
             text += " " + page.msg("kind.courts_in_sums")
         return text
 
+    def check_count(self, played: int, table_size: int, vals: Sequence[int], need: int) -> None:
+        """Raise :class:`CaptureLimitError` when more than :data:`MAX_CAPTURES` groups of ``vals`` reach ``need``."""
+        found = count_subsets(vals, need, self._min, self._max)
+        if found > MAX_CAPTURES:
+            raise CaptureLimitError(self.name, self.inputs.deck.cards[played].id, table_size, found)
+
+    def count(self, played: int, table: Sequence[int]) -> int:
+        """How many captures :meth:`captures` would list, counted without listing them."""
+        need = self._need[played]
+        if need is None:
+            return 0
+        ok = self._takes_ok[played]
+        return count_subsets([self._values[c] for c in table if ok[c]], need, self._min, self._max)
+
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         need = self._need[played]
         if need is None:
@@ -335,6 +475,8 @@ class SumKind(KindMechanic):
         if need > 0 and (vals[-1] > need or sum(vals) < need):
             return []  # no card is small enough, or all of them together are too few: what the search would find
         count = len(cards)
+        if count > _COUNT_FROM:
+            self.check_count(played, len(table), vals, need)
         suffix = [0] * (count + 1)
         for i in range(count - 1, -1, -1):
             suffix[i] = suffix[i + 1] + vals[i]

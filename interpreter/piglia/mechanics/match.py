@@ -4,6 +4,11 @@
 ``instant_win`` (a team's pile meets a condition, checked whenever a pile grows). :class:`MatchRules` holds the
 ends of a variant; after a deal the first end that decides says whether the match is over and who won
 (:meth:`MatchRules.winner`).
+
+Every match also has a deal limit (``max_deals``, default :data:`DEFAULT_MAX_DEALS`): a match still undecided
+after that many deals stops with no winner and the reason :data:`DEAL_LIMIT_REASON`, so that rules under which
+nobody can win (always tied, no progress) never play forever. :func:`check_progress` refuses at validation the
+rules under which it is certain that no team can ever score.
 """
 
 from __future__ import annotations
@@ -14,12 +19,34 @@ from typing import Any, ClassVar
 
 from piglia.contexts import AWARD_SCOPE
 from piglia.dsl import Compiled, T
-from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
+from piglia.mechanics.awards import AwardForm, MostAward, ScoreAward
+from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, register_mechanic
+from piglia.mechanics.bonuses import BonusTrigger
 
-__all__ = ["MatchEnd", "MatchRules", "build_match", "match_lines", "match_objective", "match_short"]
+__all__ = [
+    "DEAL_LIMIT_REASON",
+    "DEFAULT_MAX_DEALS",
+    "MAX_MATCH_NUMBER",
+    "MatchEnd",
+    "MatchRules",
+    "build_match",
+    "check_progress",
+    "match_lines",
+    "match_objective",
+    "match_short",
+]
 
 Expr = Callable[[Any], Any]
 Decision = tuple[bool, int | None]  # (is the match over, winning team or None for a draw)
+
+# A match still undecided after this many deals stops (settable: match.max_deals). A real match of the family
+# lasts a handful of deals (Scopa to 11: about 4; Cicera to 51: about 8); 1,000 is far beyond any of them and
+# still stops a match that cannot end within a second or two of play.
+DEFAULT_MAX_DEALS = 1000
+# The largest target, number of deals or deal limit a rule file may give: beyond it a match could not be played
+# to its end in any reasonable time (a deal scores at most a few dozen points).
+MAX_MATCH_NUMBER = 1_000_000
+DEAL_LIMIT_REASON = "deal limit"  # the match_end reason of a match stopped by max_deals
 
 
 class MatchEnd(Mechanic):
@@ -55,6 +82,7 @@ class TargetEnd(MatchEnd):
         "target": {
             "type": "integer",
             "minimum": 1,
+            "maximum": MAX_MATCH_NUMBER,
             "description": "Play deals until a team has at least this many points and more than every other team "
             "(checked only after a deal; ties play on).",
         }
@@ -79,6 +107,7 @@ class DealsEnd(MatchEnd):
         "deals": {
             "type": "integer",
             "minimum": 1,
+            "maximum": MAX_MATCH_NUMBER,
             "description": "Play this many deals; the highest total wins, equal totals draw.",
         }
     }
@@ -138,6 +167,36 @@ class InstantWin(MatchEnd):
         return [text]
 
 
+@register_mechanic
+class DealLimit(MatchEnd):
+    """A match still undecided after this many deals stops, with no winner (the safety net of every match)."""
+
+    key = "max_deals"
+    summary = "Stop a match that is still undecided after this many deals."
+    sufficient = False
+    properties: ClassVar[Mapping[str, Any]] = {
+        "max_deals": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_MATCH_NUMBER,
+            "description": "A match still undecided after this many deals stops with no winner (match_end reason "
+            f"'{DEAL_LIMIT_REASON}'), so that rules under which nobody can win never play forever.",
+        }
+    }
+    defaults: ClassVar[Mapping[str, Any]] = {"max_deals": DEFAULT_MAX_DEALS}
+    messages = ("match.max_deals",)
+
+    def __init__(self, b: BuildContext, value: Any) -> None:
+        super().__init__(b, value)
+        self.written = False  # set by build_match: the rules page states a limit the author chose
+
+    def after_deal(self, totals: Sequence[int], deals_played: int) -> Decision | None:
+        return (True, None) if deals_played >= self.value else None
+
+    def lines(self, page: Page, match: MatchRules) -> list[str]:
+        return [page.msg("match.max_deals", n=self.value)] if self.written else []
+
+
 @dataclass(frozen=True)
 class MatchRules:
     """When a match ends: the variant's match ends, in the order they are checked after a deal.
@@ -151,21 +210,41 @@ class MatchRules:
     instant_reason: str = ""
     ends: tuple[MatchEnd, ...] = field(default=(), compare=False)
 
-    def winner(self, totals: Sequence[int], deals_played: int) -> Decision:
-        """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""
+    max_deals: int = DEFAULT_MAX_DEALS
+
+    def decided_by(self, totals: Sequence[int], deals_played: int) -> tuple[Decision, MatchEnd | None]:
+        """The decision after a deal and the end that made it (None: the match goes on)."""
         for end in self.ends:
             decided = end.after_deal(totals, deals_played)
             if decided is not None:
-                return decided
-        return False, None
+                return decided, end
+        return (False, None), None
+
+    def winner(self, totals: Sequence[int], deals_played: int) -> Decision:
+        """(is the match over, winning team or None for a draw), checked after a deal (S0.2)."""
+        return self.decided_by(totals, deals_played)[0]
+
+    def stop_reason(self, totals: Sequence[int], deals_played: int) -> str:
+        """:data:`DEAL_LIMIT_REASON` when the deal limit ends the match after this deal, else ``""``."""
+        return DEAL_LIMIT_REASON if isinstance(self.decided_by(totals, deals_played)[1], DealLimit) else ""
 
 
 def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
     """The ``match`` block: one end per key written, in registration order (a target before a number of deals)."""
-    ends = tuple(
-        cls(b, spec[key]) for key, cls in mechanics("match").items() if key in spec and issubclass(cls, MatchEnd)
-    )
+    registered = mechanics("match")
+    # an end with a default value (the deal limit) is in every match, written or not
+    full = {key: cls.defaults[key] for key, cls in registered.items() if key in cls.defaults} | dict(spec)
+    ends = tuple(cls(b, full[key]) for key, cls in registered.items() if key in full and issubclass(cls, MatchEnd))
     by_key = {end.key: end for end in ends}
+    limit = by_key.get("max_deals")
+    if isinstance(limit, DealLimit):
+        limit.written = "max_deals" in spec
+        if spec.get("deals") is not None and spec["deals"] > limit.value:
+            raise b.fail(
+                b.newest(("match", "deals"), ("match", "max_deals")),
+                f"{spec['deals']} deals is more than the deal limit (match.max_deals: {limit.value}): "
+                "raise max_deals or play fewer deals",
+            )
     instant = by_key.get("instant_win")
     return MatchRules(
         target=spec.get("target"),
@@ -173,7 +252,91 @@ def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
         instant_win=instant.when.fn if isinstance(instant, InstantWin) else None,
         instant_reason=instant.reason if isinstance(instant, InstantWin) else "instant win",
         ends=ends,
+        max_deals=limit.value if isinstance(limit, DealLimit) else DEFAULT_MAX_DEALS,
     )
+
+
+_UNKNOWN = object()
+
+
+def _constant(q: Quantity | Compiled | None) -> Any:
+    """The value of a quantity or expression that reads nothing (a number, ``"1"``, ``"false"``), else unknown."""
+    if isinstance(q, int):
+        return q
+    if q is None or q.names:
+        return _UNKNOWN
+    try:
+        return q.fn(None)
+    except Exception:  # an expression that needs its scope after all: not known in advance
+        return _UNKNOWN
+
+
+def _source(points: Any, when: Any, equal: bool) -> tuple[bool, bool]:
+    """(may score positive points, may score unequally): a source of points seen from its constant parts."""
+    if when is False or (points is not _UNKNOWN and points <= 0 and not equal):
+        return False, False
+    positive = points is _UNKNOWN or points > 0
+    return positive, not equal and points != 0
+
+
+def check_progress(
+    b: BuildContext,
+    spec: Mapping[str, Any],
+    awards: Sequence[Any],
+    bonuses: Sequence[Any],
+    openings: Mapping[str, Any],
+    *,
+    one_team: bool,
+) -> None:
+    """Refuse a target that certainly can never be reached, or never by one team alone.
+
+    Only what is certain from the rules as written: an award or bonus whose points are a constant at most 0,
+    whose condition or eligibility is the constant ``false``, or (for an ``each team scores`` award or a majority
+    of a constant) that gives every team the same, cannot decide a match. A match with ``deals`` or an instant
+    win can end anyway; anything less certain is left to the deal limit.
+    """
+    if spec.get("target") is None or spec.get("deals") is not None or spec.get("instant_win") is not None:
+        return
+    sources: list[tuple[bool, bool]] = []
+    for award in awards:
+        if not isinstance(award, AwardForm):
+            sources.append((True, True))
+            continue
+        eligible = _constant(award.eligible)
+        if isinstance(award, ScoreAward):
+            sources.append(_source(_constant(award.score), eligible, equal=_constant(award.score) is not _UNKNOWN))
+        elif isinstance(award, MostAward):
+            same = all(_constant(c) is not _UNKNOWN for c in award.most)  # every team always tied
+            if same and award.tie != "each":
+                continue
+            sources.append(_source(_constant(award.tie_points if same else award.points), eligible, equal=same))
+        elif award.takes_points:
+            sources.append(_source(_constant(award.points), eligible, equal=False))
+        else:
+            sources.append((True, True))
+    for bonus in bonuses:
+        trigger = bonus.trigger
+        if not isinstance(trigger, BonusTrigger):
+            sources.append((True, True))
+            continue
+        sources.append(_source(_constant(trigger.points), _constant(trigger.when), equal=False))
+    for opening in openings.values():
+        points = opening.get("points")
+        sources.append(_source(points if isinstance(points, int) else _UNKNOWN, _UNKNOWN, equal=False))
+    # at the user's own change: the target, else the awards or bonuses the file rewrote
+    where = b.newest(("match", "target"), ("awards",), ("bonuses",))
+    if not any(positive for positive, _ in sources):
+        raise b.fail(
+            where,
+            f"no team can ever reach {spec['target']} points: no award or bonus can score a positive number of "
+            "points (their points are 0 or less, or they can never be won)",
+        )
+    if not one_team and not any(edge for _, edge in sources):
+        raise b.fail(
+            where,
+            "no team can ever get ahead of the others: every award and bonus that scores gives every team the "
+            "same points, so the leaders stay tied forever",
+        )
 
 
 def match_short(match: MatchRules, page: Page) -> str:

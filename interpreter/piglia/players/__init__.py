@@ -93,16 +93,23 @@ def make_player(name: str, seed: int = 0) -> Player:
         except TypeError as exc:
             raise PigliaError(f"bad option for player {base!r}: {exc}") from None
     module_name, sep, class_name = name.partition(":")
-    if not sep:
+    if not sep or not module_name or not class_name:
         raise PigliaError(f"unknown player {name!r}; built-in: {', '.join(PLAYERS)}; or give module:Class")
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as exc:
-        raise PigliaError(f"cannot load player {name!r}: {exc}") from None
+    except Exception as exc:
+        raise PigliaError(f"cannot load player {name!r}: {type(exc).__name__}: {exc}") from None
+    # Only a class with a choose method is a player: never call an arbitrary function (os:system) with a seed.
+    if not isinstance(cls, type) or not callable(getattr(cls, "choose", None)):
+        raise PigliaError(
+            f"{name!r} is not a player: give a built-in player ({', '.join(PLAYERS)}) or module:Class naming a "
+            "class with a choose(view, moves) method"
+        )
     try:
-        player = cls(seed)
-    except TypeError:
-        player = cls()
-    if not callable(getattr(player, "choose", None)):
-        raise PigliaError(f"{name} has no choose(view, moves) method")
+        try:
+            player = cls(seed)
+        except TypeError:
+            player = cls()
+    except Exception as exc:
+        raise PigliaError(f"cannot create player {name!r}: {type(exc).__name__}: {exc}") from None
     return player  # type: ignore[no-any-return]

@@ -19,8 +19,10 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from piglia.chance import Phase
+from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, determinize, game_of, team_score
@@ -50,6 +52,16 @@ class Node:
         self.children: dict[RawMove, Node] = {}
 
 
+def _check_options(**options: tuple[Any, float, float, bool]) -> None:
+    """Refuse an option that is not a number in its range (``ismcts:iterations=abc``, ``iterations=-5``)."""
+    for name, (value, low, high, whole) in options.items():
+        kind = "a whole number" if whole else "a number"
+        ok = isinstance(value, int) if whole else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
+            span = f"from {low:g} to {high:g}" if high != math.inf else f"of at least {low:g}"
+            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} {span}")
+
+
 class IsmctsPlayer:
     """ISMCTS with determinization. ``iterations`` and ``seconds`` bound the search (whichever ends first;
     ``seconds=0`` means no time limit, for reproducible runs); ``seed`` fixes its random choices."""
@@ -68,6 +80,15 @@ class IsmctsPlayer:
         bonuses: int = 1,
         tree: int = DEFAULT_TREE,
     ) -> None:
+        _check_options(
+            iterations=(iterations, 1, math.inf, True),
+            seconds=(seconds, 0, math.inf, False),
+            depth=(depth, 0, math.inf, True),
+            exploration=(exploration, 0, math.inf, False),
+            width=(width, 0, math.inf, True),
+            bonuses=(bonuses, 0, 1, True),
+            tree=(tree, 0, math.inf, True),
+        )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.iterations = iterations
         self.seconds = seconds

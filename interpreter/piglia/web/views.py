@@ -23,6 +23,7 @@ from typing import Any
 from piglia.cards import Deck
 from piglia.contexts import AwardEnv
 from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
+from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.resources import data_dir
 from piglia.state import Event, State
 from piglia.texts import VariantTexts
@@ -169,7 +170,9 @@ def labelled_event(event: Event, texts: VariantTexts) -> Event:
     elif kind == "misdeal":
         out["label"] = texts.reason("redeal") or out["reason"]
     elif kind == "match_end" and out.get("reason"):
-        out["label"] = texts.reason("instant_win") or out["reason"]
+        # the deal limit's reason is the engine's, not the rule file's instant-win words
+        instant = out["reason"] != DEAL_LIMIT_REASON
+        out["label"] = (texts.reason("instant_win") if instant else None) or out["reason"]
     return out
 
 

@@ -1,0 +1,85 @@
+"""Stopping a long run cleanly: Ctrl-C, SIGTERM and SIGHUP ask it to stop, and it stops within a move.
+
+A run (simulate, tournament, compare) installs :class:`StopOnSignals` around its loop. The first signal only sets
+a flag; the loops call :func:`check` between moves (not only between matches: one match may be long) and raise
+:class:`Interrupted`, which the run turns into the statistics of what finished. A second Ctrl-C raises
+``KeyboardInterrupt`` at once, wherever the run is. Statistics count whole matches (and the deals finished); a
+record only ever holds whole matches (see :mod:`piglia.recordio`).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from types import FrameType, TracebackType
+from typing import Any
+
+__all__ = ["Interrupted", "StopOnSignals", "check", "exit_status", "requested", "set_flag"]
+
+# The signals that ask a run to stop. SIGHUP: the terminal was closed.
+SIGNALS = [signal.SIGINT, signal.SIGTERM, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])]
+
+
+class Interrupted(Exception):
+    """A stop was asked for (Ctrl-C, SIGTERM): the run ends with what finished."""
+
+
+class _Flag:
+    """The one stop request of this process (signals are per process, so is the flag)."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+
+_FLAG = _Flag()
+
+
+def set_flag(signum: int, frame: FrameType | None = None) -> None:
+    """A signal handler that only asks for a stop (a worker process's SIGINT)."""
+    _FLAG.signum = signum
+
+
+def requested() -> bool:
+    """Whether a stop was asked for since the run began."""
+    return _FLAG.signum is not None
+
+
+def check() -> None:
+    """Raise :class:`Interrupted` if a stop was asked for (called between moves: it costs one attribute read)."""
+    if _FLAG.signum is not None:
+        raise Interrupted
+
+
+def exit_status() -> int:
+    """The conventional exit status of a run stopped by the signal received: 128 + its number (130 for Ctrl-C)."""
+    return 128 + (_FLAG.signum or signal.SIGINT)
+
+
+class StopOnSignals:
+    """While active (in the main thread), SIGINT, SIGTERM and SIGHUP set the stop flag; a second SIGINT raises
+    ``KeyboardInterrupt`` at once. Elsewhere than in the main thread it does nothing (signals go to it)."""
+
+    def __init__(self) -> None:
+        self._old: dict[int, Any] = {}
+
+    @property
+    def pressed(self) -> bool:
+        """Whether a stop was asked for."""
+        return requested()
+
+    def __enter__(self) -> StopOnSignals:
+        _FLAG.signum = None
+        if threading.current_thread() is threading.main_thread():
+            for sig in SIGNALS:
+                self._old[sig] = signal.signal(sig, self._press)
+        return self
+
+    def _press(self, signum: int, frame: FrameType | None) -> None:
+        if _FLAG.signum is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        _FLAG.signum = signum
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()

@@ -1,0 +1,152 @@
+"""Validation by sampling: what the rules do on random opening deals, checked before any match is played.
+
+Some problems of a rule file cannot be seen in its text but show at once on a few shuffles: a redeal condition
+that (almost) always holds, so that a deal would need more shuffles than the engine allows (the engine gives up
+after ``MAX_REDEALS`` in a row, in the middle of a match); a deck and table on which a played card could take more
+groups of cards than the capture limit (:data:`piglia.mechanics.capture.MAX_CAPTURES`). :func:`probe_openings`
+deals :data:`SAMPLES` opening deals from a fixed seed (the same answer every time) for every player count and
+reports each such problem at its place in the rule file.
+
+:func:`play_random` (``piglia validate --play N``) goes further: it plays N deals of random moves and reports the
+cost per deal and what only play can show.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from piglia.contexts import DealEnv
+from piglia.errors import PigliaError
+from piglia.mechanics.match import DEAL_LIMIT_REASON
+from piglia.variant import Variant
+from piglia.yamlpos import Path
+
+__all__ = ["REDEAL_SHARE", "SAMPLES", "PlayReport", "play_random", "probe_openings"]
+
+SAMPLES = 400  # opening deals sampled per player count: a few milliseconds for any deck the schema allows
+# A redeal condition that holds on this share of the sampled openings (or more) is refused: at 95% a deal needs 20
+# shuffles on average, and the engine's limit of 1,000 in a row is then never reached (0.95**1000 is 5e-23); a
+# condition that holds more often than that could stop a match in its middle.
+REDEAL_SHARE = 0.95
+
+CAPTURE_SAMPLES = 40  # of them, those on which the captures of every hand card are counted (on big tables only)
+
+Fail = Callable[[Path, str], Exception]
+
+
+def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES) -> None:
+    """Deal ``samples`` random openings per player count; report (``fail(path, message)``) what they reveal."""
+    rng = random.Random("piglia-probe")
+    size = len(variant.deck)
+    for n in variant.player_counts:
+        rules = variant.deal_rules(n)
+        held = 0
+        for sample in range(samples):
+            cards = rng.sample(range(size), size)
+            hands = cards[: n * rules.hand]
+            table = tuple(cards[n * rules.hand : n * rules.hand + rules.table])
+            if rules.redeal is not None:
+                try:
+                    held += bool(rules.redeal(DealEnv(table, n - 1)))
+                except PigliaError as exc:
+                    raise fail(("deal", "redeal", "when"), f"cannot be computed on an opening table: {exc}") from None
+            if sample < CAPTURE_SAMPLES:
+                _count_captures(variant, hands, table, fail)
+        if rules.redeal is not None and held >= REDEAL_SHARE * samples:
+            share = f"{held} of {samples}"
+            raise fail(
+                ("deal", "redeal", "when"),
+                f"the redeal condition holds on {share} random opening tables with {n} players: a deal would "
+                "need too many shuffles (the engine stops after 1,000 in a row); it must fail on at least "
+                f"{round((1 - REDEAL_SHARE) * 100)}% of the openings",
+            )
+
+
+def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], fail: Fail) -> None:
+    """Refuse a kind that could offer a hand card more captures on this table than the capture limit."""
+    from piglia.mechanics.capture import MAX_CAPTURES
+
+    if len(table) < MAX_CAPTURES.bit_length():
+        return  # fewer subsets in all than the limit
+    for tier in variant.capture.tiers:
+        for kind in tier:
+            count = getattr(kind, "count", None)
+            if count is None:
+                continue
+            for card in hands:
+                found = int(count(card, table))
+                if found > MAX_CAPTURES:
+                    raise fail(
+                        ("capture", "kinds", kind.name),
+                        f"on a random opening table of {len(table)} cards the {variant.deck.cards[card].id} could "
+                        f"take {found:,} different groups, more than the limit of {MAX_CAPTURES:,} captures per "
+                        "played card: give this kind a max_cards, or deal a smaller table",
+                    )
+
+
+@dataclass
+class PlayReport:
+    """What :func:`play_random` saw: deals and matches played, their cost, and the first failure if any."""
+
+    deals: int = 0
+    plays: int = 0
+    matches: int = 0  # matches that ended
+    stopped: int = 0  # of them, stopped by the deal limit (match.max_deals)
+    most_moves: int = 0  # the most legal moves seen in one position
+    seconds: float = 0.0
+    error: str | None = None  # "deal D of the match with seed S: message"
+
+    def summary(self) -> str:
+        """One line: the cost per deal and what ended."""
+        per_deal = self.seconds / self.deals * 1000 if self.deals else 0.0
+        plays = self.plays / self.deals if self.deals else 0.0
+        text = (
+            f"{self.deals} random deals played, {per_deal:.1f} ms per deal, {plays:.1f} plays per deal, "
+            f"at most {self.most_moves} legal moves; {self.matches} matches ended"
+        )
+        if self.stopped:
+            text += f", {self.stopped} of them stopped by the deal limit with no winner (match.max_deals)"
+        return text
+
+
+def play_random(variant: Variant, deals: int, *, seed: int = 1) -> PlayReport:
+    """Play ``deals`` deals of random legal moves (whole matches, seeds ``seed``, ``seed + 1``...).
+
+    What only play shows is reported, not raised: an error the engine raises in the middle of a match (a capture
+    limit, a redeal limit, an expression that cannot be computed) and matches that reach the deal limit.
+    """
+    import time
+
+    from piglia.state import Game
+
+    report = PlayReport()
+    rng = random.Random(seed)
+    game = Game(variant)
+    start = time.perf_counter()
+    match_seed = seed
+    while report.deals < deals:
+        state, deal = None, 1
+        try:
+            state = game.new_match(match_seed)
+            while not state.is_terminal() and report.deals < deals:
+                moves = state.legal_moves()
+                report.most_moves = max(report.most_moves, len(moves))
+                state.push(rng.choice(moves))
+                report.plays += 1
+                if state.deal_no != deal:
+                    report.deals += state.deal_no - deal
+                    deal = state.deal_no
+        except Exception as exc:  # reported with where it happened: this is what the probe is for
+            kind = "" if isinstance(exc, PigliaError) else f"internal error: {type(exc).__name__}: "
+            report.error = f"deal {deal} of the match with seed {match_seed}: {kind}{exc}"
+            break
+        if state.is_terminal():
+            report.deals += 1
+            report.matches += 1
+            if state.events and state.events[-1].get("reason") == DEAL_LIMIT_REASON:
+                report.stopped += 1
+        match_seed += 1
+    report.seconds = time.perf_counter() - start
+    return report

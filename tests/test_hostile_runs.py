@@ -1,0 +1,311 @@
+"""Hostile runs: interruptions, broken pipes, full disks, racing writers, runaway workers, unreachable clusters.
+
+What must hold (docs/records.md, "How records are written"): a record is never corrupt or duplicated, whatever
+interrupts the run; every interruption keeps and prints the statistics of what finished; a stop is noticed within
+a second, inside a long match too; no worker process outlives the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+from hostile_run import (
+    HOSTILE,
+    alive,
+    command,
+    descendants,
+    env,
+    ignore_file_size_signal,
+    limits,
+    no_traceback,
+    run,
+    start,
+)
+
+LONG_MATCH = str(HOSTILE / "rules" / "long-match.yaml")  # valid; one match lasts minutes
+STOP_WITHIN = 3.0  # seconds from the signal to the exit (a stop is noticed within a move; the rest is printing)
+
+
+def replay_ok(folder: Path, name: str) -> int:
+    """Replay a record; it must be fully valid; the number of matches it holds."""
+    result = run("replay", name, cwd=folder)
+    assert result.returncode == 0, result.stdout[:2000]
+    return int(result.stdout.split("(")[1].split()[0])
+
+
+def wait_for(condition: object, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if callable(condition) and condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("timed out waiting")
+
+
+def stop(proc: subprocess.Popen[str], sig: int) -> tuple[str, str, float]:
+    """Send ``sig``; (stdout, stderr, seconds until the process ended)."""
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    return out, err, time.monotonic() - sent
+
+
+# -- play: a broken pipe must not write events twice -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("attempt", range(2))
+def test_play_into_a_closed_pipe_writes_each_event_once(tmp_path: Path, attempt: int) -> None:
+    """`yes 1 | head -300 | piglia play scopa --seed 6 --opponents random --record bp.jsonl | head -3`."""
+    proc = subprocess.Popen(
+        command("play", "scopa", "--seed", "6", "--opponents", "random", "--record", "bp.jsonl"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env(),
+        preexec_fn=limits(),
+    )
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    threading.Thread(target=_feed, args=(proc.stdin,), daemon=True).start()
+    for _ in range(3 + attempt):  # `head -3` (and a little later each time: the pipe breaks at other events)
+        proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (0, 1), err
+    no_traceback(err)
+    lines = (tmp_path / "bp.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == len(set(lines)), "an event was written twice"
+    assert [json.loads(line)["event"] for line in lines].count("header") == 1
+    result = run("replay", "bp.jsonl", cwd=tmp_path)
+    # what was written is the match up to where it stopped: replay finds nothing wrong but the missing end
+    problems = [line for line in result.stdout.splitlines() if "ends before the match is over" not in line]
+    assert result.returncode == 0 or problems == [], result.stdout
+
+
+def _feed(pipe: IO[bytes]) -> None:
+    try:
+        for _ in range(300):
+            pipe.write(b"1\n")
+            pipe.flush()
+    except (BrokenPipeError, ValueError, OSError):
+        pass
+
+
+def test_play_stopped_by_sigterm_keeps_the_record_so_far(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        command("play", "scopa", "--seed", "3", "--opponents", "random", "--record", "t.jsonl"),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env(),
+        preexec_fn=limits(),
+    )
+    assert proc.stdout is not None
+    while not proc.stdout.readline().startswith("Your moves:"):  # the list of moves, then the prompt waits
+        pass
+    out, err, took = stop(proc, signal.SIGTERM)
+    assert took < STOP_WITHIN and proc.returncode == 0, err
+    no_traceback(out + err)
+    assert "the record so far is in t.jsonl" in out
+    lines = (tmp_path / "t.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["event"] for line in lines][:2] == ["header", "deal"]
+
+
+# -- simulate, tournament, compare: a stop keeps what finished -------------------------------------------------
+
+
+@pytest.mark.parametrize(("sig", "workers"), [(signal.SIGTERM, "1"), (signal.SIGTERM, "2")])
+def test_simulate_stopped_keeps_statistics_and_a_whole_record(tmp_path: Path, sig: int, workers: str) -> None:
+    args = ("simulate", "scopa", "--deals", "10000000", "--workers", workers, "--record", "s.jsonl", "--json")
+    proc = start(*args, cwd=tmp_path)
+    # stop once some matches are written to the temporary file (SIGINT is tested in test_simulate_scale.py)
+    wait_for(lambda: any(p.stat().st_size > 0 for p in tmp_path.glob(".s.jsonl.*.partial")), seconds=60)
+    out, err, took = stop(proc, sig)
+    assert proc.returncode == 128 + sig, err
+    assert took < STOP_WITHIN
+    no_traceback(err)
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["matches"] > 0
+    assert "interrupted" in err
+    assert replay_ok(tmp_path, "s.jsonl") == data["matches"]  # the record holds exactly the matches counted
+    assert not list(tmp_path.glob(".s.jsonl.*"))  # the temporary file became the record
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_stop_inside_a_long_match_is_noticed_at_once(tmp_path: Path, workers: str) -> None:
+    """One match of long-match.yaml lasts minutes: the stop cannot wait for it to end."""
+    proc = start("simulate", LONG_MATCH, "--matches", "2", "--workers", workers, "--record", "l.jsonl", cwd=tmp_path)
+    time.sleep(2.5)
+    out, err, took = stop(proc, signal.SIGINT)
+    assert took < STOP_WITHIN, err
+    no_traceback(out + err)
+    assert proc.returncode == 130, err
+    assert "0 matches" in out and "interrupted" in err
+    assert (tmp_path / "l.jsonl").read_text() == ""  # no half match
+
+
+def test_tournament_stopped_inside_a_match_prints_the_standings(tmp_path: Path) -> None:
+    proc = start("tournament", LONG_MATCH, "--players", "random,random", "--matches", "4", cwd=tmp_path)
+    time.sleep(2.5)
+    out, err, took = stop(proc, signal.SIGTERM)
+    assert took < STOP_WITHIN and proc.returncode == 143, err
+    no_traceback(out + err)
+    assert "0 matches (interrupted)" in out and "standings above" in err
+
+
+def test_tournament_stopped_keeps_the_matches_finished(tmp_path: Path) -> None:
+    proc = start("tournament", "scopa", "--players", "random,random", "--matches", "100000", "--json", cwd=tmp_path)
+    time.sleep(3)
+    out, err, took = stop(proc, signal.SIGINT)
+    assert took < STOP_WITHIN and proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and 0 < data["matches"] < 100000
+    assert sum(p["wins"] + p["draws"] / 2 for p in data["players"]) == data["matches"]
+
+
+def test_compare_stopped_prints_what_finished(tmp_path: Path) -> None:
+    proc = start("compare", "scopa", "scopone", "--deals", "10000000", "--workers", "1", "--json", cwd=tmp_path)
+    time.sleep(3)
+    out, err, took = stop(proc, signal.SIGINT)
+    assert took < STOP_WITHIN and proc.returncode == 130, err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["a"]["matches"] > 0 and data["a"]["interrupted"] is True
+    assert "B was not simulated" in err
+
+
+# -- records: racing writers, a full disk ----------------------------------------------------------------------
+
+
+def test_two_writers_with_force_leave_one_whole_record(tmp_path: Path) -> None:
+    procs = [
+        start(
+            "simulate", "scopa", "--matches", str(n), "--seed", str(n), "--record", "r.jsonl", "--force", cwd=tmp_path
+        )
+        for n in (150, 151)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+    assert replay_ok(tmp_path, "r.jsonl") in (150, 151)
+    assert not list(tmp_path.glob(".r.jsonl.*"))
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_keeps_the_statistics_and_no_half_line(tmp_path: Path, workers: str) -> None:
+    """A file size limit fails writes as a full disk does (EFBIG instead of ENOSPC)."""
+
+    def small_disk() -> None:
+        ignore_file_size_signal()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (150_000, 150_000))
+
+    args = ("simulate", "scopa", "--deals", "3000", "--workers", workers, "--record", "f.jsonl", "--json")
+    result = run(*args, cwd=tmp_path, extra=small_disk)
+    no_traceback(result.stderr)
+    assert result.returncode == 1, result.stderr
+    assert "cannot write f.jsonl" in result.stderr and "whole matches written before" in result.stderr
+    data = json.loads(result.stdout)
+    assert data["interrupted"] is True
+    text = (tmp_path / "f.jsonl").read_text(encoding="utf-8")
+    assert text.endswith("\n")
+    assert replay_ok(tmp_path, "f.jsonl") == data["matches"] > 0
+
+
+# -- workers ---------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["kill the main process", "Ctrl-C"])
+def test_no_worker_outlives_the_run(tmp_path: Path, how: str) -> None:
+    proc = start("simulate", "scopa", "--deals", "10000000", "--workers", "2", "--json", cwd=tmp_path)
+    wait_for(lambda: len(descendants(proc.pid)) >= 3)  # the fork server and two workers
+    time.sleep(1)
+    workers = descendants(proc.pid)
+    if how == "Ctrl-C":
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal sends it to the whole group
+    else:
+        proc.kill()
+    proc.communicate(timeout=30)
+    wait_for(lambda: not any(alive(p) for p in workers), seconds=5)
+
+
+# -- a cluster that is not one ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[socket.socket, list[socket.socket]]]:
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+
+    def accept() -> None:
+        try:
+            while True:
+                conn, _ = listener.accept()
+                accepted.append(conn)
+        except OSError:
+            pass
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield listener, accepted
+    listener.close()
+    for conn in accepted:
+        conn.close()
+
+
+def test_cluster_address_that_never_answers(tmp_path: Path, server: tuple[socket.socket, list[socket.socket]]) -> None:
+    """A peer that accepts and says nothing (a web server waiting for a request is one): refused in seconds."""
+    pytest.importorskip("distributed")
+    port = server[0].getsockname()[1]
+    begun = time.monotonic()
+    result = run("simulate", "scopa", "--deals", "10", "--cluster", f"tcp://127.0.0.1:{port}", cwd=tmp_path)
+    assert time.monotonic() - begun < 30
+    no_traceback(result.stderr)
+    assert result.returncode == 1 and "did not answer within 5 s" in result.stderr
+
+
+def test_cluster_address_of_a_web_server(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    web = subprocess.Popen(
+        [*command()[:1], "-m", "http.server", "0", "--bind", "127.0.0.1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        assert web.stdout is not None
+        port = web.stdout.readline().split("port ")[1].split()[0]
+        result = run("simulate", "scopa", "--deals", "10", "--cluster", f"127.0.0.1:{port}", cwd=tmp_path)
+        no_traceback(result.stderr)
+        assert result.returncode == 1 and "is it a Dask scheduler's address?" in result.stderr
+    finally:
+        web.kill()
+        web.wait()
+
+
+def test_ctrl_c_while_waiting_for_a_cluster(tmp_path: Path, server: tuple[socket.socket, list[socket.socket]]) -> None:
+    pytest.importorskip("distributed")
+    port = server[0].getsockname()[1]
+    proc = start("simulate", "scopa", "--deals", "10", "--cluster", f"127.0.0.1:{port}", cwd=tmp_path)
+    wait_for(lambda: len(server[1]) > 0)
+    _out, err, took = stop(proc, signal.SIGINT)
+    assert took < STOP_WITHIN and proc.returncode == 130, err
+    no_traceback(err)
+
+
+def test_environment_is_what_the_cases_assume() -> None:
+    assert env()["PYTHONPATH"].endswith("interpreter")
