@@ -129,3 +129,18 @@ def test_a_target_is_refused_only_when_it_certainly_cannot_be_reached(
         piglia.load_variant(str(path))
     assert [e.path for e in caught.value.errors] == ["awards"]
     assert message in caught.value.errors[0].message
+
+
+def test_matches_stopped_at_the_deal_limit_are_counted_and_said_apart_from_draws(tmp_path: Path) -> None:
+    """A match stopped undecided by match.max_deals is no ordinary draw: simulate counts and says it, play says it."""
+    path = str(ROOT / "tests" / "data" / "hostile" / "deal-limit-always-tied.yaml")
+    done = run_piglia("simulate", path, "--matches", "3", "--seed", "1", "--workers", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["draws"] == 3 and summary["stopped_at_deal_limit"] == 3
+    text = run_piglia("simulate", path, "--matches", "2", "--seed", "1", "--workers", "1")
+    assert "2 of them stopped undecided at the deal limit" in text.stdout
+    played = run_piglia(
+        "play", path, "--seed", "1", "--opponents", "random", "--record", "r.jsonl", stdin="1\n" * 3000, cwd=tmp_path
+    )
+    assert "stops at the deal limit with no winner" in played.stdout and "is a draw" not in played.stdout

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piglia.events import DealEnd, Declare, MatchEnd, Opening, Play, RecordEvent, event_from_json
+from piglia.outcome import Reason
 from piglia.state import Game, State
 
 __all__ = ["ScoreStats", "Summary", "Watcher", "wilson"]
@@ -90,6 +91,7 @@ class Summary:
     plays: int = 0
     wins: list[int] = field(default_factory=list)  # per team
     draws: int = 0
+    stopped: int = 0  # of the draws: matches stopped undecided at the deal limit (match.max_deals)
     points: list[int] = field(default_factory=list)  # per team, over all deals
     points_squares: list[int] = field(default_factory=list)  # per team: sum of squared deal points
     deal_points: list[Counter] = field(default_factory=list)  # per team: deal points -> deals
@@ -145,6 +147,7 @@ class Summary:
             "deals",
             "plays",
             "draws",
+            "stopped",
             "leader_deal_wins",
             "dealer_deal_wins",
             "tied_deals",
@@ -202,6 +205,7 @@ class Summary:
             elif isinstance(e, MatchEnd):
                 if e.winner is None:
                     self.draws += 1
+                    self.stopped += e.reason == "deal limit"
                 else:
                     self.wins[e.winner] += 1
 
@@ -269,6 +273,7 @@ class Summary:
                 for seat in range(self.players)
             ],
             "draws": self.draws,
+            "stopped_at_deal_limit": self.stopped,
             "first_player": {
                 "deals_won_by_leading_team": self.leader_deal_wins / deals,
                 "deals_won_by_leading_team_ci95": list(wilson(self.leader_deal_wins, self.deals)),
@@ -402,6 +407,7 @@ class Watcher:
         winner = state.winner
         if winner is None:
             s.draws += 1
+            s.stopped += state.end_reason is not None and state.end_reason[0] is Reason.DEAL_LIMIT
         else:
             s.wins[winner] += 1
             totals = sorted(state.totals, reverse=True)

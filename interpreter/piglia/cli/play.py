@@ -217,7 +217,9 @@ class Session:
         elif kind == "match_end":
             winner = e["winner"]
             score = "-".join(map(str, e["totals"]))
-            if winner is None:
+            if winner is None and e.get("reason") == "deal limit":  # stopped by match.max_deals, not drawn
+                out.print(f"[bold]{m('play.deal_limit', score=score)}[/]")
+            elif winner is None:
                 out.print(f"[bold]{m('play.draw', score=score)}[/]")
             elif winner == self.game.players.team_of[self.seat]:
                 out.print(f"[bold]{m('play.win', score=score)}[/]")

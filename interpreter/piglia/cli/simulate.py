@@ -162,6 +162,11 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
     out.print(wins)
     if summary.draws:
         out.print(f"draws: {summary.draws:,}")
+    if summary.stopped:
+        out.print(
+            f"[bold]{summary.stopped:,} of them stopped undecided at the deal limit[/] (match.max_deals): "
+            "those matches may never end under these rules"
+        )
     first = data["first_player"]
     adv = Table("who", "won", "95% CI", title="First player and dealer", title_justify="left")
     adv.add_row(
