@@ -58,7 +58,7 @@ def check_points_add_up(game: Game, events: list[dict[str, Any]]) -> None:
     for e in events:
         if e["event"] == "play":
             bonuses[game.players.team_of[e["player"]]] += sum(b["points"] for b in e["bonuses"])
-        elif e["event"] == "opening":  # a bonus on the opening table (the dealer's team)
+        elif e["event"] in ("opening", "declare"):  # a bonus on the opening table, a declared hand
             bonuses[game.players.team_of[e["player"]]] += e["points"]
         elif e["event"] == "deal_end":
             awards = [0] * teams

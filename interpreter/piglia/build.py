@@ -21,6 +21,7 @@ from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
 from piglia.mechanics.capture import CaptureKind, build_kind
+from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
 from piglia.probe import probe_openings
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
@@ -139,6 +140,7 @@ class VariantBuilder:
             ("bonuses", self.build_bonuses),
             ("awards", self.build_awards),
             ("match", self.build_match),
+            ("declarations", self.build_declarations),
         ):
             try:
                 parts[name] = step()
@@ -176,12 +178,18 @@ class VariantBuilder:
             source=source,
             notes=tuple(" ".join(str(note).split()) for note in d.get("notes") or ()),
             removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
+            declarations=parts["declarations"],
         )
         try:  # what a few random opening deals show (piglia.probe)
             probe_openings(variant, self.fail)
         except _Failed:
             return None
         return variant
+
+    def build_declarations(self) -> Declarations | None:
+        """The hand declarations (``declarations``), if the file has any."""
+        spec = self.data.get("declarations")
+        return None if spec is None else build_declarations(self, spec)
 
     # -- deck ------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, Refill
 from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
-from piglia.mechanics import facedown
+from piglia.mechanics import declarations, facedown
 from piglia.mechanics.awards import AwardForm
 from piglia.mechanics.replace import replace_table
 from piglia.outcome import Reason
@@ -104,6 +104,7 @@ def start_deal(
         )
     if opening:
         apply_opening(state)
+        declarations.hand_dealt(state)
 
 
 def apply_opening(state: State) -> None:
@@ -187,6 +188,7 @@ def _set_refilled(state: State, new: list[list[int]]) -> None:
     state.hands = [sorted(h) for h in new]
     if state.events is not None:
         state._log(Refill(state.deal_no, [state._ids(h) for h in state.hands], len(state.stock)))
+    declarations.hand_dealt(state)
 
 
 def end_deal(state: State) -> None:

@@ -30,6 +30,7 @@ __all__ = [
     "FORMATS",
     "Deal",
     "DealEnd",
+    "Declare",
     "Header",
     "MatchEnd",
     "Misdeal",
@@ -171,6 +172,21 @@ class Opening(RecordEvent):
 
 
 @dataclass(slots=True, eq=False)
+class Declare(RecordEvent):
+    """A hand declared at the start of a seat's first turn of a hand: its cards (public for the rest of the
+    hand), the declaration's name and points, and what each wild card was named as (absent without one)."""
+
+    event: ClassVar[str] = "declare"
+    optional: ClassVar[tuple[str, ...]] = ("named",)
+    deal: int
+    player: int
+    name: str
+    points: int
+    cards: list[str]
+    named: dict[str, str] | None = None
+
+
+@dataclass(slots=True, eq=False)
 class Play(RecordEvent):
     """A card played: what it took, by which capture kind (captures only), the bonuses it scored, and the
     face-down table cards it took with the pile (when it took any)."""
@@ -210,7 +226,7 @@ class MatchEnd(RecordEvent):
 
 
 EVENT_TYPES: dict[str, type[RecordEvent]] = {
-    cls.event: cls for cls in (Header, Misdeal, Deal, Refill, Opening, Play, DealEnd, MatchEnd)
+    cls.event: cls for cls in (Header, Misdeal, Deal, Refill, Opening, Declare, Play, DealEnd, MatchEnd)
 }
 
 

@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from piglia.chance import DealOutcome, Phase, RefillOutcome
 from piglia.errors import PigliaError, RecordError, SpecError, SpecErrors
-from piglia.events import FORMAT, FORMATS, MatchEnd, Opening, Play, RecordEvent
+from piglia.events import FORMAT, FORMATS, Declare, MatchEnd, Opening, Play, RecordEvent
 from piglia.recordio import LineTooLong, StrictJsonError, bounded_lines, loads_strict
 from piglia.spec import load_variant
 from piglia.state import Game, State
@@ -173,6 +173,8 @@ class _Replay:
             self.refill(line, event)
         elif kind == "play":
             self.play(line, event)
+        elif kind == "declare":
+            raise self.stop(line, "a declaration, but the rules make none here (no declaration holds, or not its turn)")
         elif kind == "opening":
             raise self.stop(line, "an opening bonus, but the rules give none on this deal's opening table")
         elif kind == "deal_end":
@@ -259,7 +261,7 @@ class _Replay:
             raise self.stop(line, str(exc)) from None
         # The opening bonuses (and an instant win they cause) are for the record's next lines to show.
         produced = (state.events or [])[before:]
-        self.pending = [e for e in produced if isinstance(e, (Opening, MatchEnd))]
+        self.pending = [e for e in produced if isinstance(e, (Opening, Declare, MatchEnd))]
         self.logged = len(state.events or [])
 
     def refill(self, line: int, event: Event) -> None:
@@ -282,6 +284,8 @@ class _Replay:
             self.err(line, f"the refill does not match the shuffle of seed {state.seed}")
         if event.get("stock") != len(state.stock):
             self.err(line, f"stock {event.get('stock')!r}, but {len(state.stock)} cards are left")
+        # a declaration of the seat to move is for the record's next line to show
+        self.pending = [e for e in (state.events or [])[self.logged :] if isinstance(e, Declare)]
         self.logged = len(state.events or [])
 
     def play(self, line: int, event: Event) -> None:
@@ -313,7 +317,7 @@ class _Replay:
         if sorted(event.get("face_down") or []) != sorted(mine.face_down or []):
             self.err(line, f"face_down {event.get('face_down')!r}, but the play takes {mine.face_down or []} face down")
         # deal_end / match_end / an automatic next deal are for the record's next lines to show
-        self.pending = [e for e in produced[1:] if e.event in ("deal_end", "match_end")]
+        self.pending = [e for e in produced[1:] if e.event in ("declare", "deal_end", "match_end")]
 
     # -- comparisons ---------------------------------------------------------------------------------------
 
@@ -363,6 +367,11 @@ class _Replay:
                 self.err(line, f"winner {event.get('winner')!r}, the rules give {expected['winner']!r}")
             if event.get("reason") != expected.get("reason"):
                 self.err(line, f"match end reason {event.get('reason')!r}, the rules give {expected.get('reason')!r}")
+            return
+        if expected["event"] == "declare":
+            for key in ("deal", "player", "name", "points", "cards", "named"):
+                if event.get(key) != expected.get(key):
+                    self.err(line, f"declaration {key} {event.get(key)!r}, the rules give {expected.get(key)!r}")
             return
         if expected["event"] == "opening":
             for key in ("deal", "player", "name", "points", "captured"):

@@ -203,6 +203,7 @@ class _Page:
         self.players()
         self.deck()
         self.deal()
+        self.declarations()
         self.turn()
         self.bonuses()
         self.end_of_deal()
@@ -332,6 +333,14 @@ class _Page:
             cond = self.words.card_filter(d.replace_when)
             reason = self.reason("replace", d.replace_reason) if d.replace_reason else ""
             self.bullet(m("deal.replace", mods=cond) + (" " + m("deal.reason", reason=reason) if reason else ""))
+
+    def declarations(self) -> None:
+        declarations = self.v.declarations
+        if declarations is None:
+            return
+        self.heading("declare.title")
+        for line in declarations.phrase(self):
+            self.bullet(line)
 
     def turn(self) -> None:
         m = self.msg

@@ -30,7 +30,7 @@ from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
-from piglia.mechanics import facedown
+from piglia.mechanics import declarations, facedown
 from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import Move
 from piglia.outcome import Outcome, Reason
@@ -116,6 +116,7 @@ class Game:
         state.last_capturer = last_capturer
         if opening:
             dealflow.apply_opening(state)
+            declarations.hand_dealt(state)
         return state
 
     def header(self, seed: int) -> Header:
@@ -153,6 +154,8 @@ class SeatView:
     # the seat that captured last in this deal (-1: none yet); public, and not always in ``plays``: an opening
     # bonus that takes table cards counts as the dealer's capture
     last_capturer: int = -1
+    # per seat, the cards of its hand that a declaration made public (mechanics.declarations); empty otherwise
+    shown: tuple[tuple[Card, ...], ...] = ()
     # the rules being played: public knowledge, so that a player can reason about what moves are worth
     game: Game | None = field(default=None, repr=False, compare=False)
     face_down: int = 0  # how many table cards lie face down (never which: mechanics/facedown.py)
@@ -186,6 +189,7 @@ class State:
         "plays",
         "previous",
         "seed",
+        "shown",
         "stock",
         "table",
         "to_move",
@@ -217,6 +221,7 @@ class State:
         self.winner: int | None = None
         self.end_reason: tuple[Reason, str] | None = None
         self._deal_pending = True
+        self.shown: list[tuple[int, ...]] = [() for _ in range(n)]  # declared hands (mechanics.declarations)
         self._undo: list[tuple[_Snapshot, Move | ChanceOutcome]] = []
         self.deal_scores: list[Score] = []
         self.carried: dict[str, int] = {}  # award name -> points carried over from tied deals (``tie: carry``)
@@ -250,6 +255,7 @@ class State:
         other.winner = self.winner
         other.end_reason = self.end_reason
         other._deal_pending = self._deal_pending
+        other.shown = list(self.shown)
         other._undo = []
         other.deal_scores = list(self.deal_scores)
         other.carried = self.carried  # replaced, never changed in place
@@ -435,6 +441,7 @@ class State:
             self.carried,
             len(self.events) if self.events is not None else 0,
             list(self.face_down),
+            list(self.shown),
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -459,6 +466,7 @@ class State:
             self.carried,
             logged,
             self.face_down,
+            self.shown,
         ) = s
         if self.events is not None:
             del self.events[logged:]
@@ -539,6 +547,8 @@ class State:
         if captured and variant.match.instant_win is not None and dealflow.instant_win(self, team):
             return
         if not last_play:
+            if variant.declarations is not None:
+                declarations.turn_begins(self)
             if self.auto_deal and self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
             return
@@ -591,7 +601,10 @@ class State:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see of this position."""
         cards = self.game.variant.deck.cards
-        seen = set(self.hands[seat]) | set(self.table) | {c for p in self.piles for c in p}
+        shown = tuple(tuple(c for c in s if c in h) for s, h in zip(self.shown, self.hands, strict=True))
+        seen = (
+            set(self.hands[seat]) | set(self.table) | {c for p in self.piles for c in p} | {c for s in shown for c in s}
+        )
         return SeatView(
             seat=seat,
             team=self.game.players.team_of[seat],
@@ -608,6 +621,7 @@ class State:
             plays=tuple((s, cards[c], tuple(cards[x] for x in cap)) for s, c, cap in self.plays),
             unseen=tuple(c for c in cards if c.index not in seen),
             last_capturer=self.last_capturer,
+            shown=tuple(tuple(cards[c] for c in s) for s in shown),
             game=self.game,
             face_down=len(self.face_down),
         )
@@ -650,6 +664,10 @@ class State:
         state.deal_points = list(view.deal_points)
         state.plays = [(s, c.index, tuple(x.index for x in cap)) for s, c, cap in view.plays]
         state.last_capturer = view.last_capturer
+        if view.shown:
+            state.shown = [tuple(c.index for c in s) for s in view.shown]
+            if any(not set(s) <= set(h) for s, h in zip(state.shown, state.hands, strict=True)):
+                raise PigliaError("a position built from a view must give each seat the cards it has shown")
         if state.plays:
             seat, card, captured = state.plays[-1]
             state.previous = PlayInfo(card, captured, not captured, seat)

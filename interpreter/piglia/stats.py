@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from piglia.events import DealEnd, MatchEnd, Opening, Play, RecordEvent, event_from_json
+from piglia.events import DealEnd, Declare, MatchEnd, Opening, Play, RecordEvent, event_from_json
 from piglia.outcome import Reason
 from piglia.state import Game, State
 
@@ -122,6 +122,8 @@ class Summary:
         by_name = {b.name: ScoreStats("bonus") for b in variant.bonuses}
         for b in game.deal_rules.opening:
             by_name.setdefault(b.name, ScoreStats("bonus"))
+        for d in variant.declarations.hands if variant.declarations is not None else ():
+            by_name.setdefault(d.name, ScoreStats("bonus"))
         for a in variant.awards:
             by_name.setdefault(a.name, ScoreStats("award"))
         return cls(
@@ -187,7 +189,7 @@ class Summary:
                 plays += 1
                 for b in e.bonuses:
                     self._score(b["name"], "bonus", b["points"], scored_in_deal, nonzero)
-            elif isinstance(e, Opening):
+            elif isinstance(e, (Opening, Declare)):  # a bonus on the opening table, a declared hand
                 self._score(e.name, "bonus", e.points, scored_in_deal, nonzero)
             elif isinstance(e, DealEnd):
                 self.deals += 1

@@ -17,6 +17,7 @@ from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
 from piglia.mechanics.capture import Capture, CaptureKind, KindMechanic
+from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules
 
 __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "PlayerRules", "Variant"]
@@ -326,6 +327,7 @@ class Variant:
     source: str = ""
     notes: tuple[str, ...] = ()  # for readers of the rules page
     removed_ranks: tuple[str, ...] = ()  # as written in deck.remove_ranks
+    declarations: Declarations | None = None  # hand declarations (mechanics.declarations), if any
 
     @property
     def default_players(self) -> int:

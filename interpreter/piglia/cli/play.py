@@ -210,6 +210,17 @@ class Session:
             if e.get("face_down"):  # the face-down cards under the pile, now seen
                 said += " " + m("play.face_down_taken", cards=self.names(e["face_down"]))
             out.print(f"{self.seat_name(e['player'])}: {said}" + (f"; {bonuses}" if bonuses else ""))
+        elif kind == "declare":
+            text = m(
+                "play.declare",
+                who=self.seat_name(e["player"]),
+                name=escape(self.texts.name(str(e["name"]))),
+                cards=self.names(e["cards"]),
+                points=e["points"],
+            )
+            for wild, named in (e.get("named") or {}).items():
+                text += " " + m("play.declare_wild", wild=self.names([wild]), named=self.names([named]))
+            out.print(text)
         elif kind == "deal_end":
             left = e["leftover"]
             if left["cards"]:
@@ -265,6 +276,14 @@ class Session:
         if s.face_down:  # only how many: which cards they are is hidden from every player
             table += " " + m("play.face_down", n=len(s.face_down))
         self.out.print(table)
+        view = s.view(self.seat)
+        shown = [
+            f"{self.seat_name(k)}: {self.card_list([c.index for c in cards])}"
+            for k, cards in enumerate(view.shown)
+            if cards and k != self.seat
+        ]
+        if shown:
+            self.out.print(m("play.shown", cards="; ".join(shown)))
         self.out.print(m("play.hand", cards=self.card_list(list(s.hands[self.seat]))))
 
     def marks(self, move: Move) -> str:

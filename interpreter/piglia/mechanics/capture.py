@@ -21,6 +21,7 @@ from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
 from piglia.dsl import Compiled, T
 from piglia.errors import PigliaError
 from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
+from piglia.mechanics.conditions import TABLE_SCOPE, WHEN_PROPERTY, guard
 from piglia.yamlpos import Path
 
 __all__ = [
@@ -184,6 +185,7 @@ FILTER_PROPERTIES: Mapping[str, Any] = {
         "minLength": 1,
         "description": "Which table cards may be taken by this kind; sees card (the table card) and played.",
     },
+    "when": WHEN_PROPERTY,
 }
 
 
@@ -310,11 +312,17 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
                 exprs[key] = b.compiled((*path, key), spec[key], scope, T.BOOL)
     except PigliaError as exc:
         raise b.fail(path, f"cannot be evaluated on every card: {exc}") from None
+    when = b.compiled((*path, "when"), spec["when"], TABLE_SCOPE, T.BOOL) if "when" in spec else None
+    if when is not None:
+        exprs["when"] = when
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})
     try:
-        return cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+        kind = cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
     except KindOptionError as exc:
         raise b.fail((*path, exc.key), exc.message) from None
+    if when is not None:
+        guard(kind, when)
+    return kind
 
 
 def kind_text(kind: CaptureKind, page: Page) -> str:
@@ -328,6 +336,9 @@ def kind_text(kind: CaptureKind, page: Page) -> str:
         text += " " + page.msg("kind.played", mods=page.words.card_filter(played))
     if isinstance(cards, Compiled):
         text += " " + page.msg("kind.cards", mods=page.words.card_filter(cards))
+    when = exprs.get("when")
+    if isinstance(when, Compiled):
+        text += " " + page.msg("kind.when", cond=page.words.condition(when))
     return text
 
 
@@ -474,7 +485,7 @@ class SumKind(KindMechanic):
             text += " " + page.msg("kind.min_cards", n=options["min_cards"])
         if "max_cards" in options:
             text += " " + page.msg("kind.max_cards", n=options["max_cards"])
-        if not exprs.keys() & FILTER_PROPERTIES.keys() and any(r.court for r in self.inputs.deck.ranks):
+        if not exprs.keys() & {"played", "cards"} and any(r.court for r in self.inputs.deck.ranks):
             text += " " + page.msg("kind.courts_in_sums")
         return text
 

@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from piglia.mechanics import declarations
 from piglia.mechanics.awards import SHARED_PROPERTIES, AwardForm
 from piglia.mechanics.base import Mechanic, mechanics
 from piglia.mechanics.bonuses import DEFAULT_TRIGGER
@@ -107,7 +108,17 @@ def _match() -> dict[str, Any]:
     }
 
 
-_FILLERS = {"capture": _capture_kinds, "award": _award, "bonus": _bonus_on, "match": _match}
+def _declarations() -> dict[str, Any]:
+    return copy.deepcopy(dict(declarations.SCHEMA))
+
+
+_FILLERS = {
+    "capture": _capture_kinds,
+    "award": _award,
+    "bonus": _bonus_on,
+    "match": _match,
+    "declarations": _declarations,
+}
 
 
 def _fill(node: Any) -> Any:

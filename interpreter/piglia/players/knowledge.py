@@ -105,8 +105,11 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
         if seat == view.seat:
             hands.append([c.index for c in view.hand])
             continue
-        hands.append(unseen[pos : pos + size])
-        pos += size
+        # cards a declaration showed are known to be in that hand: only the rest is guessed
+        shown = [c.index for c in view.shown[seat]] if view.shown else []
+        take = size - len(shown)
+        hands.append(shown + unseen[pos : pos + take])
+        pos += take
     stock = unseen[pos : pos + view.stock_size]
     pos += view.stock_size
     face_down = unseen[pos : pos + view.face_down]  # the table cards under the pile are as unknown as the stock

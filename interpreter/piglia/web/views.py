@@ -120,6 +120,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "deal": ("deal", "dealer", "table", "stock"),
     "refill": ("deal", "stock"),
     "opening": ("deal", "player", "name", "points", "captured"),
+    "declare": ("deal", "player", "name", "points", "cards", "named"),  # a declared hand is shown face up
     "play": ("deal", "player", "card", "captured", "kind", "bonuses", "face_down"),  # face_down: seen once taken
     "deal_end": ("deal", "leftover", "awards", "points", "totals"),
     "match_end": ("totals", "winner", "reason"),
@@ -164,7 +165,7 @@ def labelled_event(event: Event, texts: VariantTexts) -> Event:
         out["bonuses"] = [{**b, "label": texts.name(b["name"])} for b in out["bonuses"]]
         if out.get("kind"):
             out["kind_label"] = texts.name(out["kind"])
-    elif kind == "opening":
+    elif kind in ("opening", "declare"):
         out["label"] = texts.name(out["name"])
     elif kind == "deal_end":
         out["awards"] = [{**a, "label": texts.name(a["name"])} for a in out["awards"]]
@@ -267,7 +268,7 @@ def bonus_tally(
                 got = tally.setdefault((b["name"], team_of[e["player"]]), [0, 0])
                 got[0] += 1
                 got[1] += b["points"]
-        elif e["event"] == "opening":
+        elif e["event"] in ("opening", "declare"):
             got = tally.setdefault((e["name"], team_of[e["player"]]), [0, 0])
             got[0] += 1
             got[1] += e["points"]

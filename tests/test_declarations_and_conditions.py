@@ -1,0 +1,66 @@
+"""The declarations and kind-condition mechanics outside Cirulla: another game may use them, and mistakes in them
+are reported at their place in the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import piglia
+from conftest import events_of, moves_of, position, write_variant
+from piglia.errors import SpecErrors
+
+HOUSE = """\
+name: house
+extends: scopa
+declarations:                    # no wild card: only the hand as dealt
+  hands:
+    all_coins: {points: 2, when: all(c.suit == coins for c in hand)}
+capture:
+  kinds:
+    re_sweep: {type: all, played: rank == re, when: count(table) >= 3}
+    match: {type: match}
+    sum: {type: sum}
+  priority: [re_sweep, match, sum]
+"""
+
+
+def test_a_scopa_house_rule_with_a_declaration_and_a_table_condition(tmp_path: Path) -> None:
+    house = piglia.load_variant(write_variant(tmp_path, HOUSE))
+    state = position(house, hands=[["Rd", "2d", "3d"], ["Rc", "4c", "5c"]], table=["Rs", "4s", "6b"], dealer=1,
+                     opening=True)  # fmt: skip
+    assert [(e["player"], e["name"], e["points"]) for e in events_of(state, "declare")] == [(0, "all_coins", 2)]
+    assert "named" not in events_of(state, "declare")[0]
+    # three cards on the table: the re takes them all, and only that (not the re it matches)
+    assert moves_of(state, "Rd") == {"Rd x 4s+6b+Rs"}
+    state = position(house, hands=[["Rd"], ["Rc"]], table=["Rs", "4s"], to_move=0)
+    assert moves_of(state, "Rd") == {"Rd x Rs"}  # two cards: the condition fails, the next tier applies
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "says"),
+    [
+        (
+            "capture:\n  kinds:\n    ace: {type: all, when: previous.placed}\n  priority: [ace, match, sum]\n",
+            "house.yaml:5:28: capture.kinds.ace.when",
+            "'previous' is not available here (this expression sees played, table)",
+        ),
+        (
+            "declarations:\n  wild: card == 9 of coins\n  hands:\n    low: {points: 1, when: sum(hand) <= 9}\n",
+            "house.yaml:4:17: declarations.wild",
+            "unknown rank '9'",
+        ),
+        (
+            "declarations:\n  hands:\n    low: {points: 1, when: sum(pile) <= 9}\n",
+            "house.yaml:5:32: declarations.hands.low.when",
+            "'pile' is not available here",
+        ),
+    ],
+)
+def test_mistakes_are_reported_at_their_place(tmp_path: Path, text: str, where: str, says: str) -> None:
+    path = write_variant(tmp_path, "name: house\nextends: scopa\n" + text, "house.yaml")
+    with pytest.raises(SpecErrors) as info:
+        piglia.load_variant(path)
+    message = info.value.errors[0].format()
+    assert where in message and says in message, message
