@@ -205,6 +205,7 @@ class _Page:
         self.deal()
         self.declarations()
         self.turn()
+        self.builds()
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
@@ -340,6 +341,14 @@ class _Page:
             return
         self.heading("declare.title")
         for line in declarations.phrase(self):
+            self.bullet(line)
+
+    def builds(self) -> None:
+        builds = self.v.builds
+        if builds is None:
+            return
+        self.heading("builds.title")
+        for line in builds.phrase(self):
             self.bullet(line)
 
     def turn(self) -> None:

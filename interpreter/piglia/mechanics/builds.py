@@ -69,6 +69,7 @@ __all__ = [
 
 BUILDS_KIND = "builds"  # the record's capture kind of a capture that takes builds and no loose card
 
+# The catalog keys the rules page uses for builds.
 MESSAGES = ("builds.title", "builds.intro", "builds.increase", "builds.multiple", "builds.owner", "builds.cards")
 
 SCHEMA: Mapping[str, Any] = {
@@ -135,7 +136,7 @@ class Builds:
             lines.append(page.msg("builds.multiple"))
         lines.append(page.msg("builds.owner"))
         if self.cards is not None:
-            lines.append(page.msg("builds.cards", cond=page.words.condition(self.cards)))
+            lines.append(page.msg("builds.cards", mods=page.words.card_filter(self.cards)))
         return lines
 
 

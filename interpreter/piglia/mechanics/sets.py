@@ -183,6 +183,9 @@ class SetsKind(KindMechanic):
         "kind.sets_choice",
         "kind.sets_maximal",
         "kind.sets_all_singles",
+        "kind.sets_all_only",
+        "kind.sets_all_value",
+        "kind.sets_all_rank",
         "kind.sets_value",
         "kind.sets_rank",
         "kind.sets_sums",
@@ -295,6 +298,9 @@ class SetsKind(KindMechanic):
         return out
 
     def phrase(self, page: Page) -> str:
+        if self.rule == "all_singles":
+            single = page.msg("kind.sets_all_rank" if self.by == "rank" else "kind.sets_all_value")
+            return page.msg("kind.sets_all_singles" if self.sums else "kind.sets_all_only", single=single)
         one = page.msg("kind.sets_rank" if self.by == "rank" else "kind.sets_value")
         if self.sums:
             one += " " + page.msg("kind.sets_sums")
