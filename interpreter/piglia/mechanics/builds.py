@@ -49,6 +49,7 @@ from piglia.moves import BuildRaw
 
 if TYPE_CHECKING:
     from piglia.state import RawMove, State
+    from piglia.variant import Variant
 
 __all__ = [
     "BUILDS_KIND",
@@ -61,6 +62,7 @@ __all__ = [
     "capture_options",
     "kind_of",
     "loose",
+    "owed_cards",
     "push_build",
     "raw_moves",
     "taken",
@@ -368,6 +370,27 @@ def why_illegal(state: State, raw: RawMove) -> str | None:
     if owned:
         return "every build you own must stay covered by a card of its value in your hand"
     return None
+
+
+def owed_cards(variant: Variant, builds: Sequence[TableBuild], seat: int, unseen: list[int]) -> dict[int, list[int]]:
+    """For a player imagining the hidden hands: per other seat that owns builds, one card of ``unseen`` of each
+    owned build's value (its owner must hold one), taken out of ``unseen`` (the first such card in its order)."""
+    rules = variant.builds
+    if rules is None:
+        return {}
+    values = variant.deck.value_of
+    out: dict[int, list[int]] = {}
+    for b in builds:
+        if b.owner == seat:
+            continue
+        have = out.setdefault(b.owner, [])
+        if any(values[c] == b.value for c in have):
+            continue
+        pick = next((c for c in unseen if rules.ok[c] and values[c] == b.value), None)
+        if pick is not None:
+            have.append(pick)
+            unseen.remove(pick)
+    return out
 
 
 def view_of(state: State) -> tuple[TableBuild, ...]:

@@ -59,7 +59,7 @@ class Mistake:
 
 
 def _raw(move: Move) -> RawMove:
-    return move.card.index, tuple(c.index for c in move.captured)
+    return move.raw
 
 
 def advise(

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from piglia.errors import PigliaError
-from piglia.moves import Move
+from piglia.moves import BuildRaw, Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
 from piglia.state import RawMove, SeatView, State
@@ -168,7 +168,7 @@ class IsmctsPlayer:
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
-        raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
+        raw = [m.raw for m in moves]
         values = self.evaluate(view, raw)
         root = self.last_root
         if root is None or (self.tree == 1 and self.paired):  # solved exactly, or paired samples: the best value
@@ -364,6 +364,8 @@ class IsmctsPlayer:
             card, captured = m
             if captured:
                 v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
+            elif isinstance(m, BuildRaw):  # a build: what it will capture
+                v = weights[card] + sum(weights[x] for x in m.onto)
             else:
                 v = -weights[card]
             return v - self._threat(state, m, hand, weights) if hand else v
