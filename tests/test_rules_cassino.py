@@ -373,3 +373,31 @@ def test_greedy_values_a_build_by_what_it_will_capture(cassino: Variant) -> None
     assert legal(state) == norm(cassino, "2s", "2s on 8d = 10", "10c")
     greedy = make_player("greedy", seed=1)
     assert str(greedy.choose(state.view(0), state.legal_moves())) == "2s on 8d = 10"
+
+
+def test_the_terminal_game_plays_cassino(tmp_path: Path) -> None:
+    from conftest import run_piglia
+
+    result = run_piglia("play", "cassino", "--opponents", "greedy", "--seed", "7", stdin="1\n" * 3000, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "You win the match" in result.stdout or "You lose the match" in result.stdout
+    assert " builds " in result.stdout and "Builds: " in result.stdout  # build moves offered, builds shown
+    records = list(tmp_path.glob("piglia-cassino-7*.jsonl"))
+    assert len(records) == 1
+    assert run_piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
+
+
+def test_the_web_table_refuses_builds_with_a_clear_message(cassino: Variant) -> None:
+    from piglia.web.sessions import GameStore
+
+    with pytest.raises(piglia.PigliaError, match="cannot show yet: play it in the terminal"):
+        GameStore().create(cassino, players=None, seat=0, opponents="greedy", seed=1, lang="en")
+
+
+def test_the_rl_environments_refuse_builds_with_a_clear_message(cassino: Variant) -> None:
+    pytest.importorskip("gymnasium")
+    from piglia.env.encoding import Encoder
+
+    with pytest.raises(piglia.PigliaError, match="builds, which the RL environments do not encode"):
+        Encoder(Game(cassino))
