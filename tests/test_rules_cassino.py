@@ -401,3 +401,11 @@ def test_the_rl_environments_refuse_builds_with_a_clear_message(cassino: Variant
 
     with pytest.raises(piglia.PigliaError, match="builds, which the RL environments do not encode"):
         Encoder(Game(cassino))
+
+
+def test_piglia_list_shows_cassino() -> None:
+    from conftest import run_piglia
+
+    result = run_piglia("list")
+    assert result.returncode == 0
+    assert any(line.split()[:2] == ["cassino", "Cassino"] and "2, 4" in line for line in result.stdout.splitlines())
