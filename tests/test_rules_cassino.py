@@ -151,7 +151,9 @@ def test_CA2_1_increase_a_single_build_never_a_multiple_one(cassino: Variant) ->
     assert legal(state, "2h") == norm(cassino, "2h", "2h x Ad+Ah", "2h on 3d+4s = 9")
     assert legal(state, "9c") == {"9c"}
     after = play(state, "2h on 3d+4s = 9")
-    assert Build(tuple(sorted(cassino.deck.parse_card(c).index for c in ("2h", "3d", "4s"))), 9, 0, False) in after.builds
+    assert (
+        Build(tuple(sorted(cassino.deck.parse_card(c).index for c in ("2h", "3d", "4s"))), 9, 0, False) in after.builds
+    )
     assert [b.owner for b in after.builds if b.value == 9] == [0]  # the increased build is now the player's
 
 

@@ -20,8 +20,8 @@ from piglia.errors import DslError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
-from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.builds import Builds, build_builds
+from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
 from piglia.probe import probe_openings

@@ -33,13 +33,11 @@ class BuildRaw(tuple[int, tuple[int, ...]]):
         raw.value = value
         return raw
 
-    def __getnewargs__(self) -> tuple[int, tuple[int, ...], int]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[int, tuple[int, ...], int]:
         return (self[0], self.onto, self.value)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            type(other) is BuildRaw and other[0] == self[0] and other.onto == self.onto and other.value == self.value
-        )
+        return type(other) is BuildRaw and other[0] == self[0] and other.onto == self.onto and other.value == self.value
 
     def __ne__(self, other: object) -> bool:
         return not self == other

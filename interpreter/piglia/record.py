@@ -308,7 +308,7 @@ class _Replay:
         raw: tuple[int, tuple[int, ...]] = (card, captured)
         build, onto = event.get("build"), event.get("onto")
         if build is not None or onto is not None:  # a build move (mechanics/builds.py)
-            if not _whole(build) or build <= 0:
+            if not _whole(build) or not isinstance(build, int) or build <= 0:
                 raise self.stop(line, f"build: expected the value announced (a whole number above 0), got {build!r}")
             if not isinstance(onto, list) or not onto:
                 raise self.stop(line, f"onto: expected the table cards the build joins (a list of ids), got {onto!r}")

@@ -167,7 +167,8 @@ class SeatView:
     # the rules being played: public knowledge, so that a player can reason about what moves are worth
     game: Game | None = field(default=None, repr=False, compare=False)
     face_down: int = 0  # how many table cards lie face down (never which: mechanics/facedown.py)
-    builds: tuple[TableBuild, ...] = ()  # the builds on the table, public (mechanics/builds.py); their cards are in table
+    # the builds on the table, public (mechanics/builds.py); their cards are in ``table`` too
+    builds: tuple[TableBuild, ...] = ()
 
 
 # The parts of a position that a move (and the chance steps it brings) changes: what ``pop`` restores.
@@ -377,7 +378,8 @@ class State:
         called when there is one move): random play, without building the moves it does not play."""
         capture = self.game.variant.capture
         hand = self.hands[self.to_move]
-        if len(hand) <= 4 or self.game.variant.builds is not None:  # a few cards: building their moves costs less than counting them first
+        # a few cards (or builds, whose moves are not counted apart): building the moves costs less than counting
+        if len(hand) <= 4 or self.game.variant.builds is not None:
             moves = self.raw_moves()
             if not moves:
                 raise PigliaError("no move to pick: no player moves now")

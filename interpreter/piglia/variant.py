@@ -15,8 +15,8 @@ from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
-from piglia.mechanics.builds import Builds
 from piglia.mechanics.bonuses import BonusTrigger
+from piglia.mechanics.builds import Builds
 from piglia.mechanics.capture import Capture, CaptureKind, KindMechanic
 from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules

@@ -311,10 +311,9 @@ def push_build(state: State, raw: BuildRaw) -> None:
     team = game.players.team_of[seat]
     used = set(onto)
     base = next((b for b in state.builds if b.cards[0] in used), None)
-    if base is not None:
-        multiple = base.value == value
-    else:
-        multiple = values[card] + sum(values[c] for c in onto) != value
+    # on a build of the same value: a multiple build; on a lower one: an increase; else new, multiple if more
+    single_total = values[card] + sum(values[c] for c in onto)
+    multiple = base.value == value if base is not None else single_total != value
     last_play = not state.stock and sum(map(len, state.hands)) == 1
     scored = score_play(state, card, (), "", team, last_play) if game.bonus_on_play else []
     for name, points in scored:
