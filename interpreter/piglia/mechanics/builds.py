@@ -44,7 +44,7 @@ from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
 from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError
-from piglia.mechanics.sets import DEFAULT_LIMIT, sum_groups, unions
+from piglia.mechanics.sets import DEFAULT_LIMIT, _sum_groups, unions
 from piglia.moves import BuildRaw
 
 if TYPE_CHECKING:
@@ -219,8 +219,9 @@ def _build_options(state: State, card: int, held: set[int], table: Sequence[int]
     ok = rules.ok
     pv = values[card]
     lo = [c for c in table if ok[c]]
-    alts = [(values[c],) for c in lo]
+    alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
     found: set[tuple[tuple[int, ...], int]] = set()
+    memo: dict[int, set[int]] = {}
 
     def cards(mask: int) -> tuple[int, ...]:
         return tuple(lo[i] for i in range(len(lo)) if mask >> i & 1)
@@ -229,7 +230,12 @@ def _build_options(state: State, card: int, held: set[int], table: Sequence[int]
         """Loose groups (masks) adding up to ``need``; the empty group when ``need`` is 0."""
         if need == 0:
             return {0}
-        return sum_groups(alts, need, 1) if need > 0 else set()
+        if need < 0:
+            return set()
+        groups = memo.get(need)
+        if groups is None:
+            groups = memo[need] = _sum_groups(alts, need, 1, 10_000)
+        return groups
 
     for v in sorted(held):
         if v > pv:
@@ -244,7 +250,7 @@ def _build_options(state: State, card: int, held: set[int], table: Sequence[int]
             heads = groups_of(v - pv)  # the played card's own group
             if not heads:
                 continue
-            whole = sum_groups(alts, v, 1)  # further groups of the value, from loose cards
+            whole = groups_of(v)  # further groups of the value, from loose cards
             more = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
             if more is None:
                 raise PigliaError(f"builds: more than {DEFAULT_LIMIT} multiple builds of {v} on one table")
