@@ -117,6 +117,8 @@ class Game:
             state.piles = [ids(p) for p in piles]
         if to_move is not None:
             state.to_move = to_move
+        if builds and self.variant.builds is None:
+            raise PigliaError(f"{self.variant.name} has no builds (a rule file's builds section): none can be set")
         for cards, value, owner, multiple in builds:
             indexes = ids(cards)
             state.table.extend(indexes)
