@@ -111,7 +111,7 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
     opened = dict(variant.capture.options(played, table))
     moves = []
     for move in state.legal_moves():
-        if move.card.index != played:
+        if move.card.index != played or move.is_build:  # the example shows captures; builds have their section
             continue
         captured = tuple(c.index for c in move.captured)
         after = state.apply(move)
