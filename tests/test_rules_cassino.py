@@ -284,6 +284,20 @@ def test_builds_are_public_and_survive_a_determinization(cassino: Variant) -> No
     assert guess.builds == state.builds and sorted(guess.raw_moves()) == sorted(state.raw_moves())
 
 
+def test_imagined_hands_give_a_builds_owner_a_card_of_its_value(cassino: Variant) -> None:
+    """CA2.2 as knowledge: the opponent owns a 7-build, so it holds a 7; a player imagining its hand deals it one
+    (from the cards this seat has not seen), and every imagined position has legal moves."""
+    state = at(cassino, [["2h", "9c"], ["7c", "Kd", "5s"]], ["Qh"], [(["3d", "4s"], 7, 1, False)])
+    state = play(state, "9c")
+    view = state.view(0)
+    sevens = {c.id for c in cassino.deck.cards if c.rank.id == "7"}
+    rng = random.Random(3)
+    for _ in range(40):
+        guess = determinize(view, rng)
+        assert {cassino.deck.cards[c].id for c in guess.hands[1]} & sevens
+        assert guess.raw_moves()
+
+
 def test_a_build_play_is_recorded_and_replay_checks_it(one_deal: Variant) -> None:
     for seed in range(50):
         lines = _record(one_deal, seed)

@@ -419,8 +419,8 @@ class IsmctsPlayer:
 
     @staticmethod
     def _evaluate(state: State, weights: Sequence[float]) -> list[float]:
-        """Each team's deal points, plus, while the deal is still going, its pile's weighted cards and a share
-        of the weights of the cards its seats hold (a card held is its holder's to play well)."""
+        """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
+        weights of the cards its seats hold (a card held is its holder's to play well) and the cards of its builds."""
         points = [float(p) for p in state.deal_points]
         if not deal_over(state):
             for t, pile in enumerate(state.piles):
@@ -428,5 +428,7 @@ class IsmctsPlayer:
             team_of = state.game.players.team_of
             for s, hand in enumerate(state.hands):
                 points[team_of[s]] += HELD_SHARE * sum(weights[c] for c in hand)
+            for b in state.builds:  # a build is its owner's to capture (it holds the card): worth what it takes
+                points[team_of[b.owner]] += sum(weights[c] for c in b.cards)
         sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
