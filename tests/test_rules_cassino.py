@@ -115,6 +115,15 @@ def test_CA2_1_capture_takes_its_rank_and_builds_always_and_groups_by_choice(cas
         play(state, "7h x 7c")  # the build of its value cannot be left
 
 
+def test_CA2_1_every_card_of_its_rank_is_taken_with_any_groups(cassino: Variant) -> None:
+    # both loose 7s go with any 7 capture; 3+4 is the player's choice; courts never join a sum
+    state = at(cassino, [["7h", "Kd"], ["2c"]], ["7c", "7s", "3d", "4s", "Qs"])
+    assert legal(state, "7h") == norm(cassino, "7h", "7h x 7c+7s", "7h x 7c+7s+3d+4s")
+    # without a card of its rank, the groups alone: at least one
+    groups = at(cassino, [["7h", "Kd"], ["2c"]], ["3d", "4s", "5c", "2d"])
+    assert legal(groups, "7h") == norm(cassino, "7h", "7h x 3d+4s", "7h x 5c+2d", "7h x 3d+4s+5c+2d")
+
+
 def test_CA2_1_a_build_is_one_unit_taken_only_by_its_value(cassino: Variant) -> None:
     # the 3 and the 4 inside a 7-build are not loose cards: only a 7 takes them, and only all together
     state = at(cassino, [["3h", "4h", "7c"], ["2c"]], ["5s"], [(["3d", "4s"], 7, 1, False)])
