@@ -204,6 +204,20 @@ def capture_options(state: State, card: int) -> list[tuple[Capture, str]]:
     return out
 
 
+def _with_builds(state: State, card: int, table: Sequence[int], caps: list[Capture]) -> list[Capture]:
+    """:func:`capture_options` without the kinds' names: the captures of loose cards ``caps`` with the builds."""
+    if not state.builds or not _rules(state).ok[card]:
+        return caps
+    value = state.game.variant.deck.value_of[card]
+    mine = tuple(c for b in state.builds if b.value == value for c in b.cards)
+    if not mine:
+        return caps
+    out = [tuple(sorted((*cap, *mine))) for cap in caps]
+    if not _forced(state, card, table):
+        out.append(tuple(sorted(mine)))
+    return out
+
+
 def kind_of(state: State, card: int, captured: Capture) -> str:
     """The kind by which ``card`` takes ``captured`` (``""`` if none does)."""
     for cap, name in capture_options(state, card):
@@ -278,10 +292,12 @@ def raw_moves(state: State) -> list[RawMove]:
     owned = [b for b in state.builds if b.owner == seat]
     table = loose(state)
     out: list[tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], RawMove]] = []
+    # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
+    lists = state.game.variant.capture.hand_captures(hand, table)
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
-        for cap, _name in capture_options(state, card):
+        for cap in _with_builds(state, card, table, lists[i]):
             taken_cards = set(cap)
             if all(b.value in held for b in owned if b.cards[0] not in taken_cards):
                 out.append(((card, cap, 1, 0, ()), (card, cap)))
