@@ -434,3 +434,15 @@ def test_piglia_list_shows_cassino() -> None:
     result = run_piglia("list")
     assert result.returncode == 0
     assert any(line.split()[:2] == ["cassino", "Cassino"] and "2, 4" in line for line in result.stdout.splitlines())
+
+
+def test_a_builds_section_that_builds_nothing_is_a_located_error(tmp_path: Path) -> None:
+    ref = write_variant(tmp_path, "name: bad\nextends: cassino\nbuilds: {cards: rank == J}\n", "bad.yaml")
+    with pytest.raises(piglia.SpecErrors) as info:
+        piglia.load_variant(str(ref))
+    message = info.value.errors[0].format()
+    assert "bad.yaml:3:" in message and "builds.cards" in message and "no card of the deck" in message
+    typo = write_variant(tmp_path, "name: bad2\nextends: cassino\nbuilds: {increse: false}\n", "bad2.yaml")
+    with pytest.raises(piglia.SpecErrors) as info:
+        piglia.load_variant(str(typo))
+    assert "increse" in info.value.errors[0].format()
