@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -418,14 +419,28 @@ def test_the_web_table_refuses_builds_with_a_clear_message(cassino: Variant) -> 
 
     with pytest.raises(piglia.PigliaError, match="cannot show yet: play it in the terminal"):
         GameStore().create(cassino, players=None, seat=0, opponents="greedy", seed=1, lang="en")
+    pytest.importorskip("starlette")
+    pytest.importorskip("httpx")
+    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from piglia.web.app import create_app
+
+    with TestClient(create_app()) as client:
+        r = client.post("/api/games", json={"variant": "cassino", "seat": 0, "opponents": "greedy", "seed": 5})
+    assert r.status_code == 422 and "piglia play cassino" in r.text
 
 
 def test_the_rl_environments_refuse_builds_with_a_clear_message(cassino: Variant) -> None:
-    pytest.importorskip("gymnasium")
+    pytest.importorskip("pettingzoo")
+    import piglia.env as rl
     from piglia.env.encoding import Encoder
 
     with pytest.raises(piglia.PigliaError, match="builds, which the RL environments do not encode"):
         Encoder(Game(cassino))
+    for make in (rl.env, rl.parallel_env, rl.SingleAgentEnv):
+        with pytest.raises(piglia.PigliaError, match="use a variant without builds"):
+            make("cassino")
 
 
 def test_piglia_list_shows_cassino() -> None:
