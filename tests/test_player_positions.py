@@ -183,3 +183,18 @@ def test_budget_is_in_iterations(scopa: Variant) -> None:
     a = first.choose(view, state.legal_moves())
     b = make_player("ismcts", 4).choose(view, state.legal_moves())
     assert a == b and first.last_iterations == first.iterations  # type: ignore[attr-defined]
+
+
+def test_search_stops_on_a_stop_request(scopa: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop request (Ctrl-C sets the flag of piglia.interrupt) ends the search before its budget, so that a
+    run stops within a move; the player still returns a legal move."""
+    import signal
+
+    from piglia import interrupt
+
+    state = setup(scopa, **SCOPA_OPEN)  # type: ignore[arg-type]
+    player = make_player("ismcts:iterations=100000:seconds=0", 1)
+    monkeypatch.setattr(interrupt._FLAG, "signum", signal.SIGINT)
+    move = player.choose(state.view(0), state.legal_moves())
+    assert move in state.legal_moves()
+    assert player.last_iterations < 100  # type: ignore[attr-defined]

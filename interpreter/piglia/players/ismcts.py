@@ -36,6 +36,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
@@ -235,7 +236,7 @@ class IsmctsPlayer:
         if self.tree == 1 and self.paired:
             self._paired(view, raw, root, weights, candidates, deadline)
             done = self.last_iterations
-        while done < self.iterations and time.perf_counter() < deadline:
+        while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             self._iterate(determinize(view, self.rng), root, weights, c, candidates)
             done += 1
         self.last_iterations = done
@@ -248,7 +249,10 @@ class IsmctsPlayer:
         known = len(view.unseen) == sum(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
-        for _ in range(samples):
+        for done in range(samples):
+            if done and interrupt.requested():
+                samples = done
+                break
             state = determinize(view, self.rng)
             base = team_score(state.deal_points, view.team)
             for m in raw:
@@ -276,7 +280,8 @@ class IsmctsPlayer:
         for m in moves:
             root.children.setdefault(m, Node(team))
         done = 0
-        while done < self.iterations and time.perf_counter() < deadline:
+        # a stop request (Ctrl-C) ends the search at once: the run stops between moves, within a second
+        while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             state = determinize(view, self.rng)
             base = self._evaluate(state, weights)
             seed = self.rng.getrandbits(32)
