@@ -9,15 +9,16 @@ limit). The root's moves start with ``prior`` virtual visits worth greedy's valu
 (:func:`~piglia.players.greedy.move_value`), so that a few hundred iterations refine a sound one-ply
 judgement instead of starting from nothing.
 
-The playout policy (:meth:`IsmctsPlayer._playout_move`) values a capture by the bonuses the rules give for
+The playout policy (:meth:`IsmctsPlayer._playout_move`) plays a random move with probability ``noise`` and
+otherwise values a capture by the bonuses the rules give for
 it (:meth:`~piglia.state.State.bonus_points`) plus the weights of the cards it takes, a placement by minus
 its card's weight, and every move minus the best capture it leaves to the next player, who is imagined
 holding a hand drawn from the cards the mover cannot see (an independent draw: the policy must not know
 the hand the deal gave that player, or it would place a valuable card exactly when it is safe and make
 keeping it look better than it is). A playout ends with the deal or after ``depth`` plies; it is scored by
 the deal's points so far plus the cards in the piles weighted by the awards
-(:func:`~piglia.players.knowledge.card_weights`) plus a share of the weights of the cards each team still
-holds, as a gain over the same score of the position searched, from each mover's team's side.
+(:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
+still holds, as a gain over the same score of the position searched, from each mover's team's side.
 
 Once the stock is empty and at most ``endgame`` cards are left in the hands, the rest of the deal is solved
 by alpha-beta on the exact deal points (awards included): once, when every hidden card is known (the last
@@ -48,7 +49,7 @@ __all__ = ["IsmctsPlayer", "solve_endgame"]
 DEFAULT_ITERATIONS = 400
 DEFAULT_SECONDS = 5.0  # a safety net only: the budget is the iterations, so that play is reproducible
 DEFAULT_DEPTH = 8
-GREEDY_PLAYOUT = 0.9  # share of playout moves chosen by the policy; the rest are random
+DEFAULT_NOISE = 0.1  # share of playout moves chosen at random; the policy chooses the rest
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
@@ -132,6 +133,8 @@ class IsmctsPlayer:
         risk: int = DEFAULT_RISK,
         paired: int = 1,
         confidence: float = DEFAULT_CONFIDENCE,
+        noise: float = DEFAULT_NOISE,
+        held: float = HELD_SHARE,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -141,6 +144,8 @@ class IsmctsPlayer:
             width=(width, 0, math.inf, True),
             bonuses=(bonuses, 0, 1, True),
             tree=(tree, 0, math.inf, True),
+            noise=(noise, 0, 1, False),
+            held=(held, 0, 1, False),
         )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
@@ -157,6 +162,8 @@ class IsmctsPlayer:
         self.risk = risk
         self.paired = bool(paired)
         self.confidence = confidence
+        self.noise = noise
+        self.held = held
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
@@ -358,7 +365,7 @@ class IsmctsPlayer:
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
         if len(legal) == 1:
             return legal[0]
-        if self.prng.random() >= GREEDY_PLAYOUT:
+        if self.noise > 0 and self.prng.random() >= 1 - self.noise:
             return legal[self.prng.randrange(len(legal))]
         if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth
             return min(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
@@ -420,8 +427,7 @@ class IsmctsPlayer:
         nxt = (state.to_move + 1) % state.game.num_players
         return best if team_of[nxt] != team_of[state.to_move] else -best
 
-    @staticmethod
-    def _evaluate(state: State, weights: Sequence[float]) -> list[float]:
+    def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus, while the deal is still going, its pile's weighted cards and a share
         of the weights of the cards its seats hold (a card held is its holder's to play well)."""
         points = [float(p) for p in state.deal_points]
@@ -430,6 +436,6 @@ class IsmctsPlayer:
                 points[t] += sum(weights[c] for c in pile)
             team_of = state.game.players.team_of
             for s, hand in enumerate(state.hands):
-                points[team_of[s]] += HELD_SHARE * sum(weights[c] for c in hand)
+                points[team_of[s]] += self.held * sum(weights[c] for c in hand)
         sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
