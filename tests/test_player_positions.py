@@ -137,6 +137,26 @@ def test_cicera_does_not_feed_the_picada(name: str) -> None:
         assert decide(name, state, seed) != "Cd", (name, seed)
 
 
+@pytest.mark.parametrize("name", ["greedy", *ISMCTS])
+def test_pisti_leads_the_card_no_one_can_pair(name: str) -> None:
+    """P2.1, P2.2: on an empty pile a lone card is taken by the next player's card of the same rank for a pisti
+    (10 points). Every other 5 is gone, so the 5 of hearts can only be taken by a jack (no pisti); three 9s are
+    unseen, so the 9 of diamonds hands the next player a pisti whenever it holds one. Placement risk read from
+    the unseen cards (issue 14)."""
+    variant = piglia.load_variant("pisti")
+    state = setup(
+        variant,
+        hand=["5h", "9d"],
+        table=[],
+        hand_sizes=[2, 2],
+        stock=20,
+        unseen=["9c", "9h", "9s"],
+        played=["5c", "5d", "5s"],
+    )
+    for seed in range(3):
+        assert decide(name, state, seed) == "5h", (name, seed)
+
+
 def brute_force(state: State, team: int) -> float:
     """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's."""
     if state.phase in (Phase.DEAL, Phase.END):
