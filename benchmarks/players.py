@@ -10,8 +10,9 @@ JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per ru
 per deal difference (A minus B) and its 95% interval over the duplicate pairs.
 
 With ``--timing M`` it plays M matches of each pair in this process instead and prints A's time per decision
-(mean and slowest, decisions with a single legal move left out) and B's in the same matches, so that the ratio
-holds whatever else the machine is doing.
+(mean and slowest, decisions with a single legal move left out; the mean also in this process's CPU time, which
+does not grow when other programs share the cores) and B's in the same matches, so that the ratio holds
+whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -106,10 +107,12 @@ def combine(files: list[str]) -> None:
 
 
 def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:
-    """Play ``matches`` matches A against B in this process and print A's time per decision."""
+    """Play ``matches`` matches A against B in this process and print A's time per decision: wall-clock and
+    this process's CPU time (the CPU time does not grow when other programs share the cores)."""
     game = Game(variant, seats)
     times: list[float] = []
     others: list[float] = []
+    cpu: list[float] = []
     for k in range(matches):
         state = game.new_match(seed * 1000 + k, log=False)
         players = [make_player(pair[(s + k) % 2], k * 16 + s) for s in range(game.num_players)]
@@ -120,15 +123,20 @@ def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, se
                 state.push(moves[0])
                 continue
             start = time.perf_counter()
+            start_cpu = time.process_time()
             move = players[seat].choose(state.view(seat), moves)
-            (times if pair[(seat + k) % 2] == pair[0] else others).append(time.perf_counter() - start)
+            mine = pair[(seat + k) % 2] == pair[0]
+            (times if mine else others).append(time.perf_counter() - start)
+            if mine:
+                cpu.append(time.process_time() - start_cpu)
             state.push(move)
     mean = sum(times) / max(len(times), 1)
     other = sum(others) / max(len(others), 1)
+    mean_cpu = sum(cpu) / max(len(cpu), 1)
     print(
-        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average, "
-        f"slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same matches {other * 1000:.1f} ms "
-        f"(ratio {mean / max(other, 1e-9):.1f})",
+        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average "
+        f"({mean_cpu * 1000:.1f} ms of CPU), slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same "
+        f"matches {other * 1000:.1f} ms (ratio {mean / max(other, 1e-9):.1f})",
         flush=True,
     )
 

@@ -42,7 +42,7 @@ from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
-from piglia.state import RawMove, SeatView, State
+from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
 
@@ -59,6 +59,12 @@ DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a 
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
+
+
+def ordered_table(game: Game) -> bool:
+    """Whether the order of the table's cards matters to the rules: a capture kind or a bonus reads its top."""
+    kinds = [k for tier in game.variant.capture.tiers for k in tier]
+    return "top" in game.bonus_reads or any(getattr(k, "reads_top", False) for k in kinds)
 
 
 class Node:
@@ -168,6 +174,7 @@ class IsmctsPlayer:
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
         self._threats: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._ordered = False  # whether the rules read the table's top card (the order of its cards matters)
         self._anchor: RawMove | None = None  # greedy's choice in the last search
         self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
 
@@ -239,6 +246,7 @@ class IsmctsPlayer:
                         child.reward = self.prior * greedy[m]
                         root.children[m] = child
         self._threats = {}
+        self._ordered = ordered_table(game)
         done = 0
         if self.tree == 1 and self.paired:
             self._paired(view, raw, root, weights, candidates, deadline)
@@ -400,9 +408,11 @@ class IsmctsPlayer:
         """The best capture, bonuses included, that ``hand`` would make after ``m`` (negative for a partner)."""
         card, captured = m
         if captured:
-            table = tuple(sorted(c for c in state.table if c not in captured))
+            left: tuple[int, ...] = tuple(c for c in state.table if c not in captured)
         else:
-            table = tuple(sorted((*state.table, card)))
+            left = (*state.table, card)  # a placed card goes on top of an ordered table
+        # the cache key is the table left: as a set, unless the rules read its top card (then in its order)
+        table = left if self._ordered else tuple(sorted(left))
         placed = -1 if captured else card
         after: State | None = None
         best = 0.0
