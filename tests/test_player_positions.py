@@ -157,15 +157,16 @@ def test_pisti_leads_the_card_no_one_can_pair(name: str) -> None:
         assert decide(name, state, seed) == "5h", (name, seed)
 
 
-def brute_force(state: State, team: int) -> float:
-    """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's."""
+def brute_force(state: State, team: int, sign: int = 1) -> float:
+    """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's,
+    times ``sign`` (-1 where every point is bad)."""
     if state.phase in (Phase.DEAL, Phase.END):
-        return float(state.deal_points[team] - state.deal_points[1 - team])
+        return float(sign * (state.deal_points[team] - state.deal_points[1 - team]))
     values = []
     for move in state.legal_moves():
         after = state.clone()
         after.push(move)
-        values.append(brute_force(after, team))
+        values.append(brute_force(after, team, sign))
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
 
 
@@ -218,3 +219,32 @@ def test_search_stops_on_a_stop_request(scopa: Variant, monkeypatch: pytest.Monk
     move = player.choose(state.view(0), state.legal_moves())
     assert move in state.legal_moves()
     assert player.last_iterations < 100  # type: ignore[attr-defined]
+
+
+def test_endgame_solver_avoids_points_in_misere() -> None:
+    """SP1.1: in Scopa a perdere every point is bad, so the solved end of a deal is the one that leaves the team
+    the fewest points against the other (the same awards and sweeps as S3); ismcts plays a move of that value.
+    Positions where the two aims part are the ones that catch a solver maximising points."""
+    from piglia.players.ismcts import IsmctsPlayer, solve_endgame
+
+    variant = piglia.load_variant("scopa-a-perdere")
+    rng = random.Random(5)
+    game = Game(variant)
+    checked = differ = 0
+    for seed in range(40):
+        state = game.new_match(seed, log=False)
+        while state.stock or sum(len(h) for h in state.hands) > 5:
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if state.over or state.deal_no != 1:
+            continue
+        state.auto_deal = False
+        team = game.players.team_of[state.to_move]
+        best = brute_force(state, team, -1)
+        assert solve_endgame(state.clone(), team) == pytest.approx(best)
+        player = IsmctsPlayer(seed)
+        move = player.choose(state.view(state.to_move), state.legal_moves())
+        assert brute_force(state.apply(move), team, -1) == pytest.approx(best)
+        differ += any(brute_force(state.apply(m), team, -1) != pytest.approx(best) for m in state.legal_moves())
+        checked += 1
+    assert checked >= 20 and differ >= 5  # enough positions where a wrong choice would be caught

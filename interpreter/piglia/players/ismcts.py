@@ -81,10 +81,11 @@ class Node:
 
 
 def solve_endgame(state: State, team: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
-    """The exact value to ``team`` (its deal points minus the others' mean, as :func:`team_score`) of the rest
-    of the deal of ``state``, every hand known: alpha-beta, ``team``'s seats maximising, the others minimising."""
+    """The exact value to ``team`` (its deal points minus the others' mean, as :func:`team_score`, negated when
+    fewer points are better: a misere match) of the rest of the deal of ``state``, every hand known: alpha-beta,
+    ``team``'s seats maximising, the others minimising."""
     if deal_over(state):
-        return team_score(state.deal_points, team)
+        return points_sign(state.game) * team_score(state.deal_points, team)
     maximising = state.game.players.team_of[state.to_move] == team
     moves = state.raw_moves()
     # captures first (more cards first): they decide most deals, so the window closes sooner
@@ -269,7 +270,7 @@ class IsmctsPlayer:
                 samples = done
                 break
             state = determinize(view, self.rng)
-            base = team_score(state.deal_points, view.team)
+            base = points_sign(state.game) * team_score(state.deal_points, view.team)
             for m in raw:
                 child = state.clone()
                 play(child, m)
