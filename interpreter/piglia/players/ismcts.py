@@ -376,9 +376,16 @@ class IsmctsPlayer:
             return legal[0]
         if self.noise > 0 and self.prng.random() >= 1 - self.noise:
             return legal[self.prng.randrange(len(legal))]
-        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth
-            return min(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
         bonus = state.bonus_points if self.bonuses else None
+        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth, bonuses too
+
+            def worth(m: RawMove) -> float:
+                card, captured = m
+                if not captured:
+                    return -weights[card]
+                return (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
+
+            return min(legal, key=worth)
         hand = self._threat_hand(state) if risk else []
 
         def value(m: RawMove) -> float:
