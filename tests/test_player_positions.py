@@ -248,3 +248,26 @@ def test_endgame_solver_avoids_points_in_misere() -> None:
         differ += any(brute_force(state.apply(m), team, -1) != pytest.approx(best) for m in state.legal_moves())
         checked += 1
     assert checked >= 20 and differ >= 5  # enough positions where a wrong choice would be caught
+
+
+def test_endgame_samples_the_hidden_hands_unless_one_hand_holds_them(scopa: Variant) -> None:
+    """With the stock empty, the cards a seat has not seen are all in the other hands. In a two-player game that
+    is one hand: the solver knows it and solves once. With three other hands (Cicera's four players, B0.1) which
+    of them holds which card is still hidden, so the solver averages over ``samples`` deals of them."""
+    from piglia.players.ismcts import IsmctsPlayer
+
+    two = setup(scopa, hand=["7d", "Rc"], table=["As", "3b"], hand_sizes=[2, 2], stock=0, dealer=1)
+    player = IsmctsPlayer(1, samples=5)
+    player.choose(two.view(0), two.legal_moves())
+    assert player.last_root is None and player.last_iterations == 1
+    four = setup(
+        piglia.load_variant("cicera"),
+        hand=["4d", "Cd"],
+        table=["8b", "3c"],
+        hand_sizes=[2, 2, 2, 2],
+        stock=0,
+        dealer=3,
+    )
+    player = IsmctsPlayer(1, samples=5)
+    player.choose(four.view(0), four.legal_moves())
+    assert player.last_root is None and player.last_iterations == 5

@@ -262,7 +262,11 @@ class IsmctsPlayer:
         return values
 
     def _endgame(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
-        known = len(view.unseen) == sum(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
+        # every hidden card is known when they are all in one other hand (the stock empty): with two or more
+        # hands holding them, which hand holds which is still hidden, so deals of them are sampled
+        others = [s for i, s in enumerate(view.hand_sizes) if i != view.seat and s]
+        shown = sum(len(h) for i, h in enumerate(view.shown or ()) if i != view.seat)
+        known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
         for done in range(samples):
