@@ -4,6 +4,7 @@
         [--pairs greedy,random ismcts:iterations=200:seconds=0,greedy] [--out benchmarks/results]
         [--timing M]
     .venv/bin/python benchmarks/players.py --combine RUN.json [RUN.json ...]
+    .venv/bin/python benchmarks/players.py --paired RUN.json OTHER.json
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
 JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
@@ -43,9 +44,13 @@ def main() -> None:
     p.add_argument("--out", default=str(Path(__file__).parent / "results"))
     p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
     p.add_argument("--combine", nargs="+", metavar="JSON", help="pool runs of the same pair (other seeds) into one row")
+    p.add_argument("--paired", nargs=2, metavar="JSON", help="two runs, same seed and B: the change in A's edge")
     args = p.parse_args()
     if args.combine:
         combine(args.combine)
+        return
+    if args.paired:
+        paired(*args.paired)
         return
     if args.variant is None:
         p.error("give a variant (or --combine JSON files)")
@@ -104,6 +109,22 @@ def combine(files: list[str]) -> None:
         f"| {low:.1%} - {high:.1%} | {a_pts:.2f} | {b_pts:.2f} | {value:+.2f} ({dlow:+.2f} - {dhigh:+.2f}) "
         f"| {sum(r['seconds'] for r in runs):.0f} |"
     )
+
+
+def paired(first: str, second: str) -> None:
+    """Two runs with the same seed and the same player B (so the same shuffles, pair by pair): the mean change
+    of A's points-a-deal edge over B from the second run to the first, with its 95% half-width. Comparing
+    two versions of A on the same cards removes most of the luck of the deal."""
+    a = json.loads(Path(first).read_text(encoding="utf-8"))["pairs"]
+    b = json.loads(Path(second).read_text(encoding="utf-8"))["pairs"]
+    n = min(len(a), len(b))
+    diffs = [a[i][0] / a[i][1] - b[i][0] / b[i][1] for i in range(n) if a[i][1] and b[i][1]]
+    if len(diffs) < 2:
+        print("fewer than two pairs in common")
+        return
+    mean = sum(diffs) / len(diffs)
+    sd = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5
+    print(f"{len(diffs)} pairs: {mean:+.2f} +- {1.96 * sd / len(diffs) ** 0.5:.2f} points a deal")
 
 
 def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:
