@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from piglia.contexts import BonusEnv
+from piglia.contexts import NO_PLAY, BonusEnv
 
 if TYPE_CHECKING:
     from piglia.state import State
@@ -46,7 +46,7 @@ def score_play(
         captured,
         tuple(table) if game.reads_table_before else (),
         table_after,
-        state.previous,
+        state.previous if game.reads_previous else NO_PLAY,
         last_play,
         seat,
         team,
