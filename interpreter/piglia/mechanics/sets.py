@@ -23,7 +23,7 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from piglia.errors import PigliaError
@@ -190,6 +190,21 @@ class SetsKind(KindMechanic):
         self._rank_of = deck.rank_of if self.by == "rank" else None
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
+
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+        # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
+        # by rank); of a table card: its filter column, its values, its rank (by rank). Nothing else.
+        n = len(self._values_of)
+        rank = self._rank_of
+        played = [
+            (self._played_ok[p], self._takes_ok[p], self._values_of[p], rank[p] if rank is not None else None)
+            for p in range(n)
+        ]
+        table = [
+            (tuple(row[c] for row in self._takes_ok), self._values_of[c], rank[c] if rank is not None else None)
+            for c in range(n)
+        ]
+        return played, table
 
     def _masks(self, played: int, table: Sequence[int]) -> tuple[list[int], set[int]]:
         """The table cards this kind may take (their order is the masks' bit order) and every capture as a mask."""
