@@ -396,8 +396,9 @@ class State:
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""
         cards = self.game.variant.deck.cards
+        card_of = cards.__getitem__
         make = Move._sorted  # raw moves list captured cards in deck order already
-        return [make(cards[c], tuple([cards[t] for t in cap])) for c, cap in self.raw_moves()]
+        return [make(cards[c], tuple(map(card_of, cap))) for c, cap in self.raw_moves()]
 
     def apply(self, move: Move) -> State:
         """The position after ``move`` (a new state); raises :class:`IllegalMoveError` if the rules forbid it."""

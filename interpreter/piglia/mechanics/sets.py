@@ -133,15 +133,6 @@ def unions(groups: Sequence[int], limit: int) -> set[int] | None:
     return seen
 
 
-def _bits(mask: int) -> Iterable[int]:
-    i = 0
-    while mask:
-        if mask & 1:
-            yield i
-        mask >>= 1
-        i += 1
-
-
 @register_mechanic
 class SetsKind(KindMechanic):
     """Take any number of disjoint sets in one play (see the module docstring)."""
@@ -211,7 +202,7 @@ class SetsKind(KindMechanic):
         if not self._played_ok[played]:
             return [], set()
         ok = self._takes_ok[played]
-        cards = [c for c in table if ok[c]]
+        cards = sorted([c for c in table if ok[c]])  # ascending: a mask's bits, low to high, list its cards in order
         if not cards:
             return cards, set()
         # One value per play: with alternatives, the captures of each value, merged (a capture reachable
@@ -272,7 +263,14 @@ class SetsKind(KindMechanic):
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         cards, found = self._masks(played, table)
-        out = [tuple(sorted(cards[i] for i in _bits(mask))) for mask in found]
+        out: list[Capture] = []
+        for mask in found:
+            taken = []
+            while mask:
+                low = mask & -mask
+                taken.append(cards[low.bit_length() - 1])
+                mask ^= low
+            out.append(tuple(taken))  # ascending: the cards are
         out.sort()
         return out
 
