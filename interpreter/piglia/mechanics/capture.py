@@ -59,6 +59,9 @@ _COUNT_FROM = MAX_CAPTURES.bit_length() - 1  # 2 ** 16 subsets are fewer than 10
 ENUM_FROM = 2
 # The most groups that enumeration keeps for one table; a table with more is searched per played card.
 ENUM_BUDGET = 4096
+# A table not made from the last one by a placement or a capture is enumerated at once from this many cards;
+# a smaller one only when it is asked for again (see SumKind._groups).
+ENUM_BUILD_FROM = 8
 
 
 class KindOptionError(PigliaError):
@@ -478,6 +481,7 @@ class SumKind(KindMechanic):
                 self._row_top[r] = max(self._row_top[r], need_p)
         self._enum: dict[int, tuple[int, list[list[int]] | None]] = {}
         self._cards_of: dict[int, tuple[int, ...]] = {}
+        self._pending: dict[int, int] = {}  # per row, a table seen once and not enumerated (see _groups)
         # Alternative values (``values: [1, 11]``, docs/language.md): per played card, every total to reach
         # (one per value it may count as); the search then tries each table card's alternatives.
         self._alt_needs: tuple[tuple[int, ...], ...] | None = None
@@ -616,7 +620,8 @@ class SumKind(KindMechanic):
 
         Kept per row for the last table seen and brought up to date from it when the new table is that one plus
         a card (a placement: the groups with the card are added) or less some cards (a capture: the groups that
-        hold any of them are dropped); otherwise built again, one card at a time.
+        hold any of them are dropped); otherwise built again, one card at a time, or (a small table, asked for
+        the first time) None: the caller searches.
         """
         mask = sum(map(self._row_bits[row].__getitem__, table))
         last = self._enum.get(row)
@@ -638,6 +643,12 @@ class SumKind(KindMechanic):
                 groups = self._add_card(groups, added.bit_length() - 1)
                 self._enum[row] = (mask, groups)
                 return groups
+        # A table not made from the last one (another deal, a search's copy): built when it is big or asked for a
+        # second time (another card of the turn), else searched per card this once.
+        if len(table) < ENUM_BUILD_FROM and self._pending.get(row) != mask:
+            self._pending[row] = mask
+            return None
+        self._pending.pop(row, None)
         groups = [[0]] + [[] for _ in range(self._row_top[row])]
         rest = mask
         while rest and groups is not None:
