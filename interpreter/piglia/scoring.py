@@ -35,7 +35,12 @@ def score_play(
     seat = state.to_move
     table = state.table
     if game.reads_table_after:
-        table_after = tuple([c for c in table if c not in captured]) if captured else (*table, card)
+        if not captured:
+            table_after = (*table, card)
+        elif len(captured) == len(table):  # a sweep: nothing left (the captured cards are all table cards)
+            table_after = ()
+        else:
+            table_after = tuple([c for c in table if c not in captured])
     else:
         table_after = ()
     pile: tuple[int, ...] = ()

@@ -74,6 +74,13 @@ class CaptureRules:
         A capture reachable by two kinds of one tier is listed once, under the first kind.
         """
         for tier in self.tiers:
+            if len(tier) == 1:  # one kind lists its captures ascending, each once: nothing to merge or sort
+                kind = tier[0]
+                caps = kind.captures(played, table)
+                if caps:
+                    name = kind.name
+                    return [(cap, name) for cap in caps]
+                continue
             seen: dict[Capture, str] = {}
             for kind in tier:
                 for cap in kind.captures(played, table):
