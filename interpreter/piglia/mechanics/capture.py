@@ -393,10 +393,10 @@ class MatchKind(KindMechanic):
         hits = self._hits[played]
         if hits is None:
             return []
-        found = [c for c in table if hits[c]]
+        found = list(filter(hits.__getitem__, table))  # in C: no Python frame per table card
         if len(found) > 1:
             found.sort()
-        return [(c,) for c in found]
+        return list(zip(found))  # one-card captures: (c,) each
 
 
 @register_mechanic
