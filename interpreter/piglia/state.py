@@ -70,7 +70,7 @@ class Game:
         # Flags and tables the play loop reads, so that a play asks one attribute rather than a chain of them.
         self.has_bonuses = bool(variant.bonuses)
         self.team_of = self.players.team_of
-        self.instant_win = variant.match.instant_win is not None
+        self.has_instant_win = variant.match.instant_win is not None
         self.declares = variant.declarations is not None
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
@@ -559,7 +559,7 @@ class State:
                 )
             )
         self.to_move = (seat + 1) % game.num_players
-        if captured and game.instant_win and dealflow.instant_win(self, team):
+        if captured and game.has_instant_win and dealflow.instant_win(self, team):
             return
         if not last_play:
             if game.declares:

@@ -978,15 +978,15 @@ class _Compiler:
             # A loop over a constant collection of an aggregate built per value of the loop's variable
             # (`sum(max(... for c in pile where c.suit == s) for s in suits)`): unrolled here, one function
             # of the inner collection per element, called in the collection's order.
-            by_value, inner, _ = elem.per_value
+            by_value, over, _ = elem.per_value
             fns = tuple(by_value[v] for v in coll.value)
-            get = _efn(inner)
+            get = _efn(over)
 
             def unrolled(e: Any) -> Any:
                 c = get(e)
                 return finish([f(c) for f in fns])
 
-            return _env(rt, unrolled, inner.cost + size * elem.cost)
+            return _env(rt, unrolled, over.cost + size * elem.cost)
 
         parts = [p for p in (coll, cond, elem) if p is not None]
         deps = frozenset().union(*(p.deps for p in parts)) - {slot}
