@@ -33,8 +33,9 @@ lint: $(VENV)/.installed-dev
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
+# Every core (pytest-xdist); a test file stays on one worker, so its module fixtures are built once.
 pytest: $(VENV)/.installed-dev
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadfile
 
 ## docs: regenerate docs/variants/<name>.md for every built-in variant (piglia rules)
 docs: $(VENV)/.installed

@@ -245,6 +245,30 @@ def test_observation_marks_piles_and_scores_from_the_seat_s_side(scopa: piglia.V
     assert obs[lay.slice("hand_sizes")].tolist() == pytest.approx([2 / 3, 1 / 3])  # from seat 1 on
 
 
+def test_declared_hands_are_marked_in_their_plane_and_not_unseen() -> None:
+    # RULES.md CI1.2: a declared hand is shown face up for the rest of the hand, so its cards are known
+    rng = random.Random(3)
+    for seed in range(60):
+        env = penv.env("cirulla")
+        env.reset(seed=seed)
+        env.step(masked_random(env.observe(env.agent_selection), rng))  # the second seat declares on its turn
+        state = env.game_state
+        seat = state.current_seat
+        view = state.view(1 - seat)  # the seat that played: the one to move now may have declared
+        others = {c.index for s, cards in enumerate(view.shown) if s != view.seat for c in cards}
+        if not others:
+            continue
+        seat = view.seat
+        lay = env.encoder.layout
+        obs = env.observe(env.possible_agents[seat])["observation"]
+        declared = obs[lay.slice("extras")].reshape(3, 40)[2]
+        assert set(np.flatnonzero(declared)) == {c.index for cards in view.shown for c in cards}
+        unseen = obs[lay.slice("cards")].reshape(5, 40)[4]
+        assert not others & set(np.flatnonzero(unseen))
+        return
+    pytest.fail("no seat saw another's declared hand in 60 seeds")
+
+
 @pytest.mark.parametrize(("name", "players"), [("scopa", 2), ("scopone", 4), ("cicera", 4)])
 def test_observation_does_not_depend_on_hidden_cards(name: str, players: int) -> None:
     # the same view with the other hands and the stock dealt differently gives the same observation

@@ -89,6 +89,23 @@ def test_BA1_1_no_jack_and_no_seven_of_diamonds_on_an_opening_table(basra: Varia
             assert not any(c.startswith("J") or c == "7d" for c in deal["table"])
 
 
+def test_BA1_1_such_a_card_goes_under_the_stock_and_is_replaced(basra: Variant) -> None:
+    # BA1.1: the card goes back into the stock, at its bottom, and the next stock card takes its place; no redeal
+    seen = 0
+    for seed in range(60):
+        state = Game(basra).new_match(seed=seed)
+        assert not events_of(state, "misdeal")
+        deal = events_of(state, "deal")[0]
+        if "returned" not in deal:
+            continue
+        seen += 1
+        returned = deal["returned"]
+        assert all(c.startswith("J") or c == "7d" for c in returned)
+        assert [basra.deck.cards[c].id for c in state.stock[-len(returned) :]] == returned  # dealt last
+        assert len(deal["table"]) == 4 and deal["stock"] == 52 - 8 - 4
+    assert seen > 10  # 5 of the 52 cards qualify: about a third of openings hold one
+
+
 # -- BA2: capturing --------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,16 @@ from typing import Any
 import pytest
 
 import piglia
-from conftest import award_entries, bonuses_of_last_play, events_of, moves_of, play, position, run_piglia
+from conftest import (
+    award_entries,
+    bonuses_of_last_play,
+    events_of,
+    moves_of,
+    play,
+    position,
+    run_piglia,
+    write_variant,
+)
 from piglia.players.knowledge import determinize
 from piglia.record import verify_lines, write_events
 from piglia.simulate import match_seed, play_random_match, simulate
@@ -26,6 +35,13 @@ from piglia.variant import Variant
 @pytest.fixture(scope="module")
 def ci() -> Variant:
     return piglia.load_variant("cirulla")
+
+
+@pytest.fixture(scope="module")
+def one_deal_ci(tmp_path_factory: pytest.TempPathFactory) -> Variant:
+    """Cirulla with a match to 1: a match is one deal (the same rules); for 300 cheap matches."""
+    folder = tmp_path_factory.mktemp("ci1")
+    return piglia.load_variant(write_variant(folder, "name: ci-one\nextends: cirulla\nmatch: {target: 1}\n"))
 
 
 def ids(state: State, cards: list[int] | tuple[int, ...]) -> list[str]:
@@ -282,13 +298,13 @@ def test_CI3_1_match_to_51_ties_play_on(ci: Variant) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_CI_300_matches_per_player_count_replay_clean(ci: Variant, players: int) -> None:
+def test_CI_300_matches_per_player_count_replay_clean(one_deal_ci: Variant, players: int) -> None:
     out = io.StringIO()
-    summary = simulate(ci, matches=300, seed=51, players=players, record=out)
+    summary = simulate(one_deal_ci, matches=300, seed=51, players=players, record=out)
     assert summary.matches == 300
     text = out.getvalue()
     assert '"event":"declare"' in text and '"kind":"ace_sweep"' in text and '"event":"misdeal"' in text
-    count, errors = verify_lines(text.splitlines(), "cirulla.jsonl", variant=ci)
+    count, errors = verify_lines(text.splitlines(), "cirulla.jsonl", variant=one_deal_ci)
     assert count == 300 and [str(e) for e in errors] == []
 
 

@@ -53,6 +53,15 @@ def test_S0_2_result_checked_only_after_each_deal(page: str) -> None:
     assert "checked only after each deal: reaching 11 during play does not end the game early" in flat(page)
 
 
+def test_BT_2_an_instant_win_is_not_contradicted_by_the_after_deal_sentence() -> None:
+    # BT.2: a team that captures all 13 swords wins at once, so the page must not say flatly that the result is
+    # only checked after a deal (it once did, two lines below the instant win).
+    text = flat(render_markdown(load_variant("cicera-traditional"), "en"))
+    assert "wins the match at once" in text
+    assert "The match result is checked only after a deal is complete." not in text
+    assert "Apart from the instant win above, the match result is checked only after a deal is complete." in text
+
+
 def test_S1_1_forty_cards_three_each_four_on_the_table(page: str) -> None:
     assert "40 cards: 4 suits (coins, cups, swords and clubs), each with 10 ranks" in flat(page)
     deal = section(page, "The deal")

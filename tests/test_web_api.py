@@ -149,6 +149,12 @@ def check_hidden(client: TestClient, game_id: str, answer: dict[str, Any]) -> No
     hidden = {deck.cards[c].id for s, hand in enumerate(state.hands) if s != session.seat for c in hand}
     hidden |= {deck.cards[c].id for c in state.stock}
     hidden |= {deck.cards[c].id for c in state.face_down}  # table cards face down (RULES.md P1.2)
+    # a declared hand lies face up for the rest of the hand (RULES.md CI1.2): public, and sent as `shown`
+    shown = [
+        [deck.cards[c].id for c in cards if c in hand] for cards, hand in zip(state.shown, state.hands, strict=True)
+    ]
+    assert answer["shown"] == shown
+    hidden -= {c for cards in shown for c in cards}
     # earlier deals (and a misdealt table) are history: their cards are shuffled into this deal's hidden ones
     now = {k: v for k, v in answer.items() if k not in ("events", "sheets")}
     now["events"] = [e for e in answer["events"] if e.get("deal") == answer["deal"] and e["event"] != "misdeal"]
@@ -178,7 +184,8 @@ def play_out(client: TestClient, game_id: str, pick: int = -1, check: bool = Fal
 
 
 @pytest.mark.parametrize(
-    ("variant", "players", "seed"), [("scopa", None, 3), ("cicera", 4, 8), ("scopone", None, 2), ("pisti", 4, 5)]
+    ("variant", "players", "seed"),
+    [("scopa", None, 3), ("cicera", 4, 8), ("scopone", None, 2), ("pisti", 4, 5), ("cirulla", None, 4)],
 )
 def test_whole_matches_never_show_another_hand_the_stock_or_the_seed(
     client: TestClient, variant: str, players: int | None, seed: int
@@ -187,6 +194,24 @@ def test_whole_matches_never_show_another_hand_the_stock_or_the_seed(
     last = play_out(client, game_id, check=True)
     assert last["finished"] and last["to_move"] is None and last["legal_moves"] == []
     assert last["result"]["you"] in ("win", "lose", "draw")
+
+
+def test_a_declared_hand_is_sent_face_up_and_the_face_down_count_only(client: TestClient) -> None:
+    """RULES.md CI1.2: a declared hand is shown face up for the rest of the hand; P1.2: face-down cards by count."""
+    seen_shown = False
+    for seed in range(40):
+        game = client.get(f"/api/games/{new_game(client, variant='cirulla', seed=seed)}").json()
+        if any(game["shown"][s] for s in range(game["players"]) if s != game["seat"]):
+            seen_shown = True
+            events = game["events"]
+            at = next(i for i, e in enumerate(events) if e["event"] == "declare" and e["player"] != game["seat"])
+            who = events[at]["player"]
+            played = {e["card"] for e in events[at:] if e["event"] == "play" and e["player"] == who}
+            assert game["shown"][who] == [c for c in events[at]["cards"] if c not in played]  # less what it played
+            break
+    assert seen_shown, "no opponent declared in 40 seeds"
+    pisti = client.get(f"/api/games/{new_game(client, variant='pisti', seed=1)}").json()
+    assert pisti["face_down"] == 3 and pisti["shown"] == [[], []]
 
 
 def test_ids_are_unguessable(client: TestClient) -> None:

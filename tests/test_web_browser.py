@@ -281,6 +281,26 @@ def test_the_page_in_italian(page: Any, server: str) -> None:
     assert page.locator("html").get_attribute("lang") == "it"
 
 
+def test_face_down_cards_drawn_as_backs_with_their_count(page: Any, server: str) -> None:
+    # RULES.md P1.2: three pile cards lie face down, hidden from every player: the page draws backs and a count
+    start(page, server, "pisti", 2, 1)
+    under = page.locator("#table .face-down")
+    sync_api.expect(under).to_have_count(1)
+    assert "3 face down" in under.inner_text()
+    assert under.locator(".back").count() == 1 and under.locator(".mini, .card").count() == 0
+    assert game(page)["face_down"] == 3
+
+
+def test_an_opponents_declared_hand_is_drawn_face_up(page: Any, server: str) -> None:
+    # RULES.md CI1.2: a declared hand is shown face up for the rest of the hand (seed 10: the opponent declares)
+    start(page, server, "cirulla", 2, 10)
+    shown = game(page)["shown"][1]
+    assert shown, "the opponent declared nothing with this seed"
+    faces = page.locator(".seat .fan .shown .mini")
+    sync_api.expect(faces).to_have_count(len(shown))
+    assert [faces.nth(i).get_attribute("data-id") for i in range(len(shown))] == shown
+
+
 def test_phone_sized_screen(browser: Any, server: str) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     pg = context.new_page()

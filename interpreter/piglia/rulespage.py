@@ -442,7 +442,9 @@ class _Page:
         self.heading("h.end_of_match")
         for line in match_lines(self.v.match, self):
             self.bullet(line)
-        self.bullet(self.msg("match.after_deal"))
+        # an instant win ends the match during a deal: the sentence must not contradict it
+        instant = self.v.match.instant_win is not None
+        self.bullet(self.msg("match.after_deal_instant" if instant else "match.after_deal"))
 
 
 def render_markdown(variant: Variant, lang: str = "en") -> str:

@@ -9,9 +9,10 @@ block                           size      meaning
 ==============================  ========  =======================================================================
 card planes                     5 x D     one-hot location of every card as this seat knows it: own hand, table,
                                           own side's pile, other sides' piles, unseen (others' hands and stock)
-extras (reserved)               3 x D     pile tops (the table's top card, in variants whose rules read it:
-                                          mechanics/pile.py), builds, declared hands: zero until the engine has
-                                          those; reserved now so the layout does not move when they come
+extras                          3 x D     pile top (the table's top card, in variants whose rules read it:
+                                          mechanics/pile.py); builds (reserved: zero); declared hands (the
+                                          cards a declaration made public and still in a hand, any seat's:
+                                          mechanics/declarations.py; another seat's are not in "unseen")
 stock                           1         cards left in the stock / D
 hand sizes                      n         cards in each seat's hand / cards dealt per hand, from this seat on
 to move                         n         one-hot: which seat moves, counted from this seat (0 = this seat)
@@ -42,7 +43,7 @@ __all__ = ["DEFAULT_CAPTURE_SLOTS", "Encoder", "Layout", "capture_rank"]
 
 DEFAULT_CAPTURE_SLOTS = 7
 CARD_PLANES = ("hand", "table", "own_pile", "other_piles", "unseen")
-EXTRA_PLANES = ("pile_top", "builds", "declared")  # reserved, zero-filled (see the module text)
+EXTRA_PLANES = ("pile_top", "builds", "declared")  # builds reserved, zero-filled (see the module text)
 DEFAULT_SCALE = 11  # scores are divided by the match target; a match played for a number of deals uses 11
 
 
@@ -134,9 +135,13 @@ class Encoder:
                 obs[base + card.index] = 1.0
         for card in view.unseen:
             obs[4 * d + card.index] = 1.0
-        # extras: the pile-top plane (variants whose rules read the top card); builds and declarations reserved
+        # extras: the pile-top plane (variants whose rules read the top card); builds reserved; declared hands
+        extras = self.layout.blocks["extras"][0]
         if self.pile_top and view.table:
-            obs[self.layout.blocks["extras"][0] + view.table[-1].index] = 1.0
+            obs[extras + view.table[-1].index] = 1.0
+        for cards in view.shown:  # public once declared: the view leaves them out of ``unseen``
+            for card in cards:
+                obs[extras + 2 * d + card.index] = 1.0
         at = self.layout.blocks["stock"][0]
         obs[at] = view.stock_size / d
         at += 1

@@ -387,7 +387,9 @@ function renderSeats() {
   for (let k = 1; k < G.players; k++) {
     const s = G.seats[(G.seat + k) % G.players];
     const fan = el("div", { class: "fan" });
-    for (let i = 0; i < s.hand_size; i++) fan.append(backEl("small"));
+    const shown = (G.shown && G.shown[s.seat]) || [];  // a declared hand lies face up (public from then on)
+    for (let i = 0; i < s.hand_size - shown.length; i++) fan.append(backEl("small"));
+    if (shown.length) fan.append(el("span", { class: "shown", title: t("shown") }, ...shown.map(miniEl)));
     const last = [...recent].reverse().find((e) => e.event === "play" && e.player === s.seat);
     boxes.push(el("div", { class: `seat ${s.role} ${G.to_move === s.seat ? "to-move" : ""}`, "data-seat": s.seat },
       el("div", { class: "seat-name" }, seatName(s.seat), s.seat === G.dealer ? el("span", { class: "tag" }, t("dealer")) : null),
@@ -416,6 +418,10 @@ function renderTable() {
     badge: selected !== null ? String.fromCharCode(97 + i) : null,
     onclick: () => togglePick(id),
   }));
+  if (G.face_down) {  // face-down cards under the pile: their number is public, which ones is not
+    cards.unshift(el("span", { class: "face-down", title: t("face_down_n", { n: G.face_down }) }, backEl(),
+      el("small", {}, t("face_down_n", { n: G.face_down }))));
+  }
   $("table").replaceChildren(...(cards.length ? cards : [el("p", { class: "empty" }, t("table_empty"))]));
   const stock = $("stock");
   stock.replaceChildren(...(G.stock ? [backEl()] : []));
