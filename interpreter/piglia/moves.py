@@ -33,10 +33,9 @@ class Move:
     def _sorted(cls, card: Card, captured: tuple[Card, ...]) -> Move:
         """A move whose captured cards are already in deck order (the engine's): no sorting again."""
         move = object.__new__(cls)
-        setattr_ = object.__setattr__
-        setattr_(move, "card", card)
-        setattr_(move, "captured", captured)
-        setattr_(move, "action", "play")
+        _SET_CARD(move, card)  # the slots' own setters: what object.__setattr__ ends up calling, called directly
+        _SET_CAPTURED(move, captured)
+        _SET_ACTION(move, "play")
         return move
 
     def __str__(self) -> str:
@@ -67,3 +66,9 @@ class Move:
         card = deck.parse_card(played.strip())
         captured = tuple(deck.parse_card(t.strip()) for t in taken.split("+")) if sep else ()
         return cls(card, captured)
+
+
+# The frozen dataclass's slot setters, for Move._sorted (thousands of moves per position on big tables).
+_SET_CARD = Move.__dict__["card"].__set__
+_SET_CAPTURED = Move.__dict__["captured"].__set__
+_SET_ACTION = Move.__dict__["action"].__set__
