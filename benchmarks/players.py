@@ -4,14 +4,16 @@
         [--pairs greedy,random ismcts:iterations=200:seconds=0,greedy] [--out benchmarks/results]
         [--timing M]
     .venv/bin/python benchmarks/players.py --combine RUN.json [RUN.json ...]
+    .venv/bin/python benchmarks/players.py --paired RUN.json OTHER.json
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
 JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
 per deal difference (A minus B) and its 95% interval over the duplicate pairs.
 
 With ``--timing M`` it plays M matches of each pair in this process instead and prints A's time per decision
-(mean and slowest, decisions with a single legal move left out) and B's in the same matches, so that the ratio
-holds whatever else the machine is doing.
+(mean and slowest, decisions with a single legal move left out; the mean also in this process's CPU time, which
+does not grow when other programs share the cores) and B's in the same matches, so that the ratio holds
+whatever else the machine is doing.
 """
 
 from __future__ import annotations
@@ -42,9 +44,13 @@ def main() -> None:
     p.add_argument("--out", default=str(Path(__file__).parent / "results"))
     p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
     p.add_argument("--combine", nargs="+", metavar="JSON", help="pool runs of the same pair (other seeds) into one row")
+    p.add_argument("--paired", nargs=2, metavar="JSON", help="two runs, same seed and B: the change in A's edge")
     args = p.parse_args()
     if args.combine:
         combine(args.combine)
+        return
+    if args.paired:
+        paired(*args.paired)
         return
     if args.variant is None:
         p.error("give a variant (or --combine JSON files)")
@@ -105,11 +111,29 @@ def combine(files: list[str]) -> None:
     )
 
 
+def paired(first: str, second: str) -> None:
+    """Two runs with the same seed and the same player B (so the same shuffles, pair by pair): the mean change
+    of A's points-a-deal edge over B from the second run to the first, with its 95% half-width. Comparing
+    two versions of A on the same cards removes most of the luck of the deal."""
+    a = json.loads(Path(first).read_text(encoding="utf-8"))["pairs"]
+    b = json.loads(Path(second).read_text(encoding="utf-8"))["pairs"]
+    n = min(len(a), len(b))
+    diffs = [a[i][0] / a[i][1] - b[i][0] / b[i][1] for i in range(n) if a[i][1] and b[i][1]]
+    if len(diffs) < 2:
+        print("fewer than two pairs in common")
+        return
+    mean = sum(diffs) / len(diffs)
+    sd = (sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)) ** 0.5
+    print(f"{len(diffs)} pairs: {mean:+.2f} +- {1.96 * sd / len(diffs) ** 0.5:.2f} points a deal")
+
+
 def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, seats: int | None) -> None:
-    """Play ``matches`` matches A against B in this process and print A's time per decision."""
+    """Play ``matches`` matches A against B in this process and print A's time per decision: wall-clock and
+    this process's CPU time (the CPU time does not grow when other programs share the cores)."""
     game = Game(variant, seats)
     times: list[float] = []
     others: list[float] = []
+    cpu: list[float] = []
     for k in range(matches):
         state = game.new_match(seed * 1000 + k, log=False)
         players = [make_player(pair[(s + k) % 2], k * 16 + s) for s in range(game.num_players)]
@@ -120,15 +144,20 @@ def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, se
                 state.push(moves[0])
                 continue
             start = time.perf_counter()
+            start_cpu = time.process_time()
             move = players[seat].choose(state.view(seat), moves)
-            (times if pair[(seat + k) % 2] == pair[0] else others).append(time.perf_counter() - start)
+            mine = pair[(seat + k) % 2] == pair[0]
+            (times if mine else others).append(time.perf_counter() - start)
+            if mine:
+                cpu.append(time.process_time() - start_cpu)
             state.push(move)
     mean = sum(times) / max(len(times), 1)
     other = sum(others) / max(len(others), 1)
+    mean_cpu = sum(cpu) / max(len(cpu), 1)
     print(
-        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average, "
-        f"slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same matches {other * 1000:.1f} ms "
-        f"(ratio {mean / max(other, 1e-9):.1f})",
+        f"{variant.name} {pair[0]} (against {pair[1]}): {len(times)} decisions, {mean * 1000:.1f} ms on average "
+        f"({mean_cpu * 1000:.1f} ms of CPU), slowest {max(times, default=0) * 1000:.0f} ms; {pair[1]} in the same "
+        f"matches {other * 1000:.1f} ms (ratio {mean / max(other, 1e-9):.1f})",
         flush=True,
     )
 

@@ -909,6 +909,10 @@ ENVS = [
 @settings(FUZZ_SETTINGS, max_examples=300)
 @given(st.one_of([typed(kind, 3) for kind in ("int", "bool", "cards", "card", "suit", "rank")]))
 @example("sum(sum(n for c1 in pile where any(true for c2 in pile)) for c0 in pile)")
+# loops over a constant collection unrolled at compile time (one function of the pile per suit)
+@example("sum(max(primiera[c.rank] for c in pile where c.suit == s) for s in suits)")
+@example("all(any(c.suit == s for c in pile) for s in suits)")
+@example("max(count(c for c in table where c.suit == s) for s in suits)")
 def test_optimised_and_reference_compilations_agree(text: str) -> None:
     try:
         fast = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))

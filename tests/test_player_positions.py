@@ -137,15 +137,36 @@ def test_cicera_does_not_feed_the_picada(name: str) -> None:
         assert decide(name, state, seed) != "Cd", (name, seed)
 
 
-def brute_force(state: State, team: int) -> float:
-    """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's."""
+@pytest.mark.parametrize("name", ["greedy", *ISMCTS])
+def test_pisti_leads_the_card_no_one_can_pair(name: str) -> None:
+    """P2.1, P2.2: on an empty pile a lone card is taken by the next player's card of the same rank for a pisti
+    (10 points). Every other 5 is gone, so the 5 of hearts can only be taken by a jack (no pisti); three 9s are
+    unseen, so the 9 of diamonds hands the next player a pisti whenever it holds one. Placement risk read from
+    the unseen cards (issue 14)."""
+    variant = piglia.load_variant("pisti")
+    state = setup(
+        variant,
+        hand=["5h", "9d"],
+        table=[],
+        hand_sizes=[2, 2],
+        stock=20,
+        unseen=["9c", "9h", "9s"],
+        played=["5c", "5d", "5s"],
+    )
+    for seed in range(3):
+        assert decide(name, state, seed) == "5h", (name, seed)
+
+
+def brute_force(state: State, team: int, sign: int = 1) -> float:
+    """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's,
+    times ``sign`` (-1 where every point is bad)."""
     if state.phase in (Phase.DEAL, Phase.END):
-        return float(state.deal_points[team] - state.deal_points[1 - team])
+        return float(sign * (state.deal_points[team] - state.deal_points[1 - team]))
     values = []
     for move in state.legal_moves():
         after = state.clone()
         after.push(move)
-        values.append(brute_force(after, team))
+        values.append(brute_force(after, team, sign))
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
 
 
@@ -183,3 +204,70 @@ def test_budget_is_in_iterations(scopa: Variant) -> None:
     a = first.choose(view, state.legal_moves())
     b = make_player("ismcts", 4).choose(view, state.legal_moves())
     assert a == b and first.last_iterations == first.iterations  # type: ignore[attr-defined]
+
+
+def test_search_stops_on_a_stop_request(scopa: Variant, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop request (Ctrl-C sets the flag of piglia.interrupt) ends the search before its budget, so that a
+    run stops within a move; the player still returns a legal move."""
+    import signal
+
+    from piglia import interrupt
+
+    state = setup(scopa, **SCOPA_OPEN)  # type: ignore[arg-type]
+    player = make_player("ismcts:iterations=100000:seconds=0", 1)
+    monkeypatch.setattr(interrupt._FLAG, "signum", signal.SIGINT)
+    move = player.choose(state.view(0), state.legal_moves())
+    assert move in state.legal_moves()
+    assert player.last_iterations < 100  # type: ignore[attr-defined]
+
+
+def test_endgame_solver_avoids_points_in_misere() -> None:
+    """SP1.1: in Scopa a perdere every point is bad, so the solved end of a deal is the one that leaves the team
+    the fewest points against the other (the same awards and sweeps as S3); ismcts plays a move of that value.
+    Positions where the two aims part are the ones that catch a solver maximising points."""
+    from piglia.players.ismcts import IsmctsPlayer, solve_endgame
+
+    variant = piglia.load_variant("scopa-a-perdere")
+    rng = random.Random(5)
+    game = Game(variant)
+    checked = differ = 0
+    for seed in range(40):
+        state = game.new_match(seed, log=False)
+        while state.stock or sum(len(h) for h in state.hands) > 5:
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if state.over or state.deal_no != 1:
+            continue
+        state.auto_deal = False
+        team = game.players.team_of[state.to_move]
+        best = brute_force(state, team, -1)
+        assert solve_endgame(state.clone(), team) == pytest.approx(best)
+        player = IsmctsPlayer(seed)
+        move = player.choose(state.view(state.to_move), state.legal_moves())
+        assert brute_force(state.apply(move), team, -1) == pytest.approx(best)
+        differ += any(brute_force(state.apply(m), team, -1) != pytest.approx(best) for m in state.legal_moves())
+        checked += 1
+    assert checked >= 20 and differ >= 5  # enough positions where a wrong choice would be caught
+
+
+def test_endgame_samples_the_hidden_hands_unless_one_hand_holds_them(scopa: Variant) -> None:
+    """With the stock empty, the cards a seat has not seen are all in the other hands. In a two-player game that
+    is one hand: the solver knows it and solves once. With three other hands (Cicera's four players, B0.1) which
+    of them holds which card is still hidden, so the solver averages over ``samples`` deals of them."""
+    from piglia.players.ismcts import IsmctsPlayer
+
+    two = setup(scopa, hand=["7d", "Rc"], table=["As", "3b"], hand_sizes=[2, 2], stock=0, dealer=1)
+    player = IsmctsPlayer(1, samples=5)
+    player.choose(two.view(0), two.legal_moves())
+    assert player.last_root is None and player.last_iterations == 1
+    four = setup(
+        piglia.load_variant("cicera"),
+        hand=["4d", "Cd"],
+        table=["8b", "3c"],
+        hand_sizes=[2, 2, 2, 2],
+        stock=0,
+        dealer=3,
+    )
+    player = IsmctsPlayer(1, samples=5)
+    player.choose(four.view(0), four.legal_moves())
+    assert player.last_root is None and player.last_iterations == 5

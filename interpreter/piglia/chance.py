@@ -132,9 +132,7 @@ def shuffle_deal(
     cards = list(range(deck_size))
     shuffle(cards, deal_rng(seed, deal, attempt))
     hands: list[list[int]] = [[] for _ in range(players)]
-    pos = 0
-    for _ in range(hand):
-        for k in range(players):
-            hands[(dealer + 1 + k) % players].append(cards[pos])
-            pos += 1
+    pos = hand * players
+    for k in range(players):  # one card at a time from the seat after the dealer: seat k takes every n-th card
+        hands[(dealer + 1 + k) % players] = cards[k:pos:players]
     return hands, cards[pos : pos + table], cards[pos + table :]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, RefillOutcome, shuffle_deal
-from piglia.contexts import NO_PLAY, AwardEnv, DealEnv
+from piglia.contexts import AwardEnv, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
 from piglia.mechanics import declarations, facedown
@@ -86,7 +86,6 @@ def start_deal(
     state.piles = [[] for _ in state.piles]
     state.deal_points = [0] * len(state.deal_points)
     state.last_capturer = -1
-    state.previous = NO_PLAY
     state.plays = []
     state.deal_scores = []
     state._deal_pending = False
@@ -158,15 +157,14 @@ def refill_from_stock(state: State) -> None:
     """Deal the hands again from the top of the stock: one card at a time from the seat after the dealer."""
     n = state.game.num_players
     size = state.game.deal_rules.hand
-    new: list[list[int]] = [[] for _ in range(n)]
     stock = state.stock
-    pos = 0
-    for _ in range(size):
-        for k in range(n):
-            new[(state.dealer + 1 + k) % n].append(stock[pos])
-            pos += 1
-    state.stock = stock[pos:]
-    _set_refilled(state, new)
+    dealt = n * size
+    # Seat dealer + 1 + k gets stock[k], stock[k + n], ...: one slice per seat, sorted (hands are kept sorted).
+    new: list[list[int]] = [[] for _ in range(n)]
+    for k in range(n):
+        new[(state.dealer + 1 + k) % n] = sorted(stock[k:dealt:n])
+    state.stock = stock[dealt:]
+    _set_refilled(state, new, is_sorted=True)
 
 
 def refill(state: State, hands: Sequence[Sequence[int]]) -> None:
@@ -185,11 +183,14 @@ def refill(state: State, hands: Sequence[Sequence[int]]) -> None:
     _set_refilled(state, new)
 
 
-def _set_refilled(state: State, new: list[list[int]]) -> None:
-    state.hands = [sorted(h) for h in new]
+def _set_refilled(state: State, new: list[list[int]], *, is_sorted: bool = False) -> None:
+    state.hands = new if is_sorted else [sorted(h) for h in new]
     if state.events is not None:
         state._log(Refill(state.deal_no, [state._ids(h) for h in state.hands], len(state.stock)))
-    declarations.hand_dealt(state)
+    if state.game.declares:
+        declarations.hand_dealt(state)
+    else:
+        state.shown = [() for _ in new]
 
 
 def end_deal(state: State) -> None:

@@ -93,12 +93,11 @@ class Move:
     def _sorted(cls, card: Card, captured: tuple[Card, ...]) -> Move:
         """A move whose captured cards are already in deck order (the engine's): no sorting again."""
         move = object.__new__(cls)
-        setattr_ = object.__setattr__
-        setattr_(move, "card", card)
-        setattr_(move, "captured", captured)
-        setattr_(move, "action", "play")
-        setattr_(move, "value", 0)
-        setattr_(move, "onto", ())
+        _SET_CARD(move, card)  # the slots' own setters: what object.__setattr__ ends up calling, called directly
+        _SET_CAPTURED(move, captured)
+        _SET_ACTION(move, "play")
+        _SET_VALUE(move, 0)
+        _SET_ONTO(move, ())
         return move
 
     def __str__(self) -> str:
@@ -146,3 +145,11 @@ class Move:
             raise PigliaError(f"cannot read move {text!r}: a build is written 'CARD on CARD+CARD = VALUE'")
         onto = tuple(deck.parse_card(t.strip()) for t in cards.split("+"))
         return cls.build(deck.parse_card(played.strip()), onto, int(value))
+
+
+# The frozen dataclass's slot setters, for Move._sorted (thousands of moves per position on big tables).
+_SET_CARD = Move.__dict__["card"].__set__
+_SET_CAPTURED = Move.__dict__["captured"].__set__
+_SET_ACTION = Move.__dict__["action"].__set__
+_SET_VALUE = Move.__dict__["value"].__set__
+_SET_ONTO = Move.__dict__["onto"].__set__

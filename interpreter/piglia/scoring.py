@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from piglia.contexts import BonusEnv
+from piglia.contexts import NO_PLAY, BonusEnv
 
 if TYPE_CHECKING:
     from piglia.state import State
@@ -35,7 +35,12 @@ def score_play(
     seat = state.to_move
     table = state.table
     if game.reads_table_after:
-        table_after = tuple([c for c in table if c not in captured]) if captured else (*table, card)
+        if not captured:
+            table_after = (*table, card)
+        elif len(captured) == len(table):  # a sweep: nothing left (the captured cards are all table cards)
+            table_after = ()
+        else:
+            table_after = tuple([c for c in table if c not in captured])
     else:
         table_after = ()
     pile: tuple[int, ...] = ()
@@ -46,7 +51,7 @@ def score_play(
         captured,
         tuple(table) if game.reads_table_before else (),
         table_after,
-        state.previous,
+        state.previous if game.reads_previous else NO_PLAY,
         last_play,
         seat,
         team,

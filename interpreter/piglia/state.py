@@ -68,6 +68,12 @@ class Game:
         self.reads_hand = "hand" in reads
         self.reads_pile = "pile" in reads
         self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
+        self.reads_previous = "previous" in reads
+        # Flags and tables the play loop reads, so that a play asks one attribute rather than a chain of them.
+        self.has_bonuses = bool(variant.bonuses)
+        self.team_of = self.players.team_of
+        self.has_instant_win = variant.match.instant_win is not None
+        self.declares = variant.declarations is not None
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (without ``auto_deal``: in the DEAL phase)."""
@@ -200,7 +206,6 @@ class State:
         "over",
         "piles",
         "plays",
-        "previous",
         "seed",
         "shown",
         "stock",
@@ -228,7 +233,6 @@ class State:
         self.totals = [0] * game.num_teams
         self.deal_points = [0] * game.num_teams
         self.last_capturer = -1
-        self.previous: PlayInfo = NO_PLAY
         self.plays: list[tuple[int, int, tuple[int, ...]]] = []
         self.to_move = 0
         self.over = False
@@ -263,7 +267,6 @@ class State:
         other.totals = list(self.totals)
         other.deal_points = list(self.deal_points)
         other.last_capturer = self.last_capturer
-        other.previous = self.previous
         other.plays = list(self.plays)
         other.to_move = self.to_move
         other.over = self.over
@@ -378,49 +381,54 @@ class State:
     def pick_raw(self, draw: Callable[[int], int]) -> tuple[int, RawMove]:
         """The number ``n`` of legal moves, and the move at index ``draw(n)`` of :meth:`raw_moves` (``draw`` is not
         called when there is one move): random play, without building the moves it does not play."""
-        capture = self.game.variant.capture
-        hand = self.hands[self.to_move]
-        # a few cards (or builds, whose moves are not counted apart): building the moves costs less than counting
-        if len(hand) <= 4 or self.game.variant.builds is not None:
+        if self.over or self._deal_pending:
+            raise PigliaError("no move to pick: no player moves now")
+        if self.game.variant.builds is not None:  # builds (mechanics/builds.py): the moves are listed, not counted
             moves = self.raw_moves()
-            if not moves:
-                raise PigliaError("no move to pick: no player moves now")
             n = len(moves)
             return n, moves[draw(n)] if n > 1 else moves[0]
-        extra = 0 if capture.mandatory else 1  # a card that can capture may also be placed
+        capture = self.game.variant.capture
+        hand = self.hands[self.to_move]
         lists = capture.hand_captures(hand, self.table)
-        n = 0
-        for caps in lists:
-            if caps:
-                n += len(caps) + extra
-                if n > MAX_MOVES:  # where raw_moves would stop too
-                    raise MoveLimitError(len(hand), len(self.table))
-            else:
-                n += 1
-        if n == 0:
-            raise PigliaError("no move to pick: no player moves now")
-        i = draw(n) if n > 1 else 0
+        captures = sum(map(len, lists))
+        # Per card: its captures, and a placement too when it has none or capturing is optional (raw_moves' order).
+        extra = 0 if capture.mandatory else 1
+        n = captures + (len(hand) if extra else lists.count([]))
+        if n <= 1:
+            if n == 0:
+                raise PigliaError("no move to pick: no player moves now")
+            i = 0
+        else:
+            if n > MAX_MOVES:  # where raw_moves would stop too
+                raise MoveLimitError(len(hand), len(self.table))
+            i = draw(n)
+        if not captures:  # no card captures: one placement per card (the commonest turn)
+            return n, (hand[i], ())
         for card, caps in zip(hand, lists, strict=True):
-            size = len(caps) + extra if caps else 1
-            if i < size:
-                if not caps or i < extra:
+            if caps:
+                size = len(caps) + extra
+                if i < size:
+                    return n, (card, ()) if i < extra else (card, caps[i - extra])
+            else:
+                size = 1
+                if i < 1:
                     return n, (card, ())
-                return n, (card, caps[i - extra])
             i -= size
         raise AssertionError("unreachable: i < n")
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""
         cards = self.game.variant.deck.cards
+        card_of = cards.__getitem__
         make = Move._sorted  # raw moves list captured cards in deck order already
         if self.game.variant.builds is not None:
             return [
-                Move.build(cards[r[0]], tuple(cards[t] for t in r.onto), r.value)
+                Move.build(cards[r[0]], tuple(map(card_of, r.onto)), r.value)
                 if isinstance(r, BuildRaw)
-                else make(cards[r[0]], tuple([cards[t] for t in r[1]]))
+                else make(cards[r[0]], tuple(map(card_of, r[1])))
                 for r in self.raw_moves()
             ]
-        return [make(cards[c], tuple([cards[t] for t in cap])) for c, cap in self.raw_moves()]
+        return [make(cards[c], tuple(map(card_of, cap))) for c, cap in self.raw_moves()]
 
     def apply(self, move: Move) -> State:
         """The position after ``move`` (a new state); raises :class:`IllegalMoveError` if the rules forbid it."""
@@ -457,7 +465,6 @@ class State:
             list(self.totals),
             list(self.deal_points),
             self.last_capturer,
-            self.previous,
             list(self.plays),
             self.to_move,
             self.over,
@@ -483,7 +490,6 @@ class State:
             self.totals,
             self.deal_points,
             self.last_capturer,
-            self.previous,
             self.plays,
             self.to_move,
             self.over,
@@ -532,30 +538,32 @@ class State:
         """Play a move given as indexes, unchecked (the caller took it from :meth:`raw_moves`) and with no undo
         entry: the fast path of simulations and of search on copies."""
         game = self.game
-        variant = game.variant
-        if variant.builds is not None and isinstance(raw, BuildRaw):
+        if isinstance(raw, BuildRaw):  # a build move (mechanics/builds.py): only variants with builds list them
             builds_.push_build(self, raw)
             return
         card, captured = raw
         seat = self.to_move
-        team = game.players.team_of[seat]
-        logging = self.events is not None
         hands = self.hands
-        last_play = not self.stock and sum(map(len, hands)) == 1  # this is the last card of the deal
-        # The kind of a capture is written in the record, and read by bonuses that ask for it.
-        kind = self._kind_of(card, captured) if captured and (logging or game.reads_kind) else ""
-        hidden = facedown.taken_with(self.table, captured, self.face_down) if self.face_down else ()
-        taken = (*captured, *hidden) if hidden else captured  # what the bonuses see as captured
-        # A placement scores only bonuses ``on: play``: most plays of most variants build no scope at all.
-        scored = score_play(self, card, taken, kind, team, last_play) if captured or game.bonus_on_play else []
-        for name, points in scored:
-            self.deal_points[team] += points
-            self.deal_scores.append((name, team, points))
-        hands[seat].remove(card)
         table = self.table
+        # This is the last card of the deal (the length test first: it is false on all plays but a few).
+        last_play = len(hands[seat]) == 1 and not self.stock and sum(map(len, hands)) == 1
+        logging = self.events is not None
         if captured:
-            for c in captured:
-                table.remove(c)
+            team = game.team_of[seat]
+            # The kind of a capture is written in the record, and read by bonuses that ask for it.
+            kind = self._kind_of(card, captured) if logging or game.reads_kind else ""
+            hidden = facedown.taken_with(table, captured, self.face_down) if self.face_down else ()
+            taken = (*captured, *hidden) if hidden else captured  # what the bonuses see as captured
+            scored = score_play(self, card, taken, kind, team, last_play) if game.has_bonuses else []
+            for name, points in scored:
+                self.deal_points[team] += points
+                self.deal_scores.append((name, team, points))
+            hands[seat].remove(card)
+            if len(captured) == len(table):
+                table.clear()
+            else:
+                for c in captured:
+                    table.remove(c)
             pile = self.piles[team]
             pile.append(card)
             pile.extend(taken)
@@ -565,11 +573,20 @@ class State:
                 builds_.taken(self, captured)
             self.last_capturer = seat
         else:
+            # A placement scores only bonuses ``on: play``: most plays of most variants build no scope at all.
+            kind = ""
+            hidden = ()
+            team = game.team_of[seat]
+            scored = score_play(self, card, (), "", team, last_play) if game.bonus_on_play else []
+            for name, points in scored:
+                self.deal_points[team] += points
+                self.deal_scores.append((name, team, points))
+            hands[seat].remove(card)
             table.append(card)
-        self.previous = PlayInfo(card, captured, not captured, seat)
+        # ``previous`` (what bonuses see of the play before) is read from here: no per-play object is built.
         self.plays.append((seat, card, captured))
         if logging:
-            cards = variant.deck.cards
+            cards = game.variant.deck.cards
             self._log(
                 Play(
                     self.deal_no,
@@ -582,10 +599,10 @@ class State:
                 )
             )
         self.to_move = (seat + 1) % game.num_players
-        if captured and variant.match.instant_win is not None and dealflow.instant_win(self, team):
+        if captured and game.has_instant_win and dealflow.instant_win(self, team):
             return
         if not last_play:
-            if variant.declarations is not None:
+            if game.declares:
                 declarations.turn_begins(self)
             if self.auto_deal and self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
@@ -617,6 +634,14 @@ class State:
     def current_seat(self) -> int:
         """The seat to move."""
         return self.to_move
+
+    @property
+    def previous(self) -> PlayInfo:
+        """The last play of this deal as bonuses see it (``previous``); card -1 and player -1 before the first."""
+        if not self.plays:
+            return NO_PLAY
+        seat, card, captured = self.plays[-1]
+        return PlayInfo(card, captured, not captured, seat)
 
     def bonus_points(self, raw: RawMove) -> int:
         """The bonus points the seat to move would score by playing ``raw`` (from :meth:`raw_moves`), without
@@ -714,9 +739,6 @@ class State:
             state.shown = [tuple(c.index for c in s) for s in view.shown]
             if any(not set(s) <= set(h) for s, h in zip(state.shown, state.hands, strict=True)):
                 raise PigliaError("a position built from a view must give each seat the cards it has shown")
-        if state.plays:
-            seat, card, captured = state.plays[-1]
-            state.previous = PlayInfo(card, captured, not captured, seat)
         state.to_move = view.to_move
         state._deal_pending = False
         return state

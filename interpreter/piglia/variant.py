@@ -75,6 +75,13 @@ class CaptureRules:
         A capture reachable by two kinds of one tier is listed once, under the first kind.
         """
         for tier in self.tiers:
+            if len(tier) == 1:  # one kind lists its captures ascending, each once: nothing to merge or sort
+                kind = tier[0]
+                caps = kind.captures(played, table)
+                if caps:
+                    name = kind.name
+                    return [(cap, name) for cap in caps]
+                continue
             seen: dict[Capture, str] = {}
             for kind in tier:
                 for cap in kind.captures(played, table):
@@ -199,6 +206,15 @@ class CaptureTable:
         finders = self.finders
         seen: dict[int, list[Capture]] = {}
         out: list[list[Capture]] = []
+        if len(finders) == 1:  # one tier: its finder straight
+            (find,) = finders
+            for card in hand:
+                pc = played_class[card]
+                caps = seen.get(pc)
+                if caps is None:
+                    caps = seen[pc] = find(card, table)
+                out.append(caps)
+            return out
         for card in hand:
             pc = played_class[card]
             caps = seen.get(pc)
@@ -236,6 +252,19 @@ def _classes(signatures: list[tuple[Hashable, ...]]) -> tuple[int, ...]:
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
     if len(tier) == 1:
         return tier[0].captures
+    if len(tier) == 2:  # the common free tier (a match kind and a sum kind): no lists of lists
+        first, second = tier[0].captures, tier[1].captures
+
+        def merged2(played: int, table: Sequence[int]) -> list[Capture]:
+            a = first(played, table)
+            b = second(played, table)
+            if not a:
+                return b
+            if not b:
+                return a
+            return sorted({*a, *b})  # each is ascending and unique; together they may share captures
+
+        return merged2
 
     def merged(played: int, table: Sequence[int]) -> list[Capture]:
         lists = [caps for caps in [kind.captures(played, table) for kind in tier] if caps]

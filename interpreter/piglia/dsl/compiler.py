@@ -28,6 +28,7 @@ integer division or remainder by zero gives 0.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import operator
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
@@ -127,6 +128,10 @@ class Code:
     env: bool = False  # reads the environment
     cost: int = 1  # rough number of steps per evaluation, for the folding budget
     path: str | None = None  # ENV reading a dotted attribute path of env: one attrgetter will do
+    # An aggregate built once per value of an enclosing variable (``c.suit == s`` inside ``for s in suits``):
+    # (one function of the collection per value of that variable, the collection's code, the variable's slot),
+    # so that a loop of that variable over a constant collection can be unrolled at compile time.
+    per_value: tuple[tuple[Callable[[Any], Any], ...], Code, int] | None = None
 
 
 def _const(t: T, value: Any) -> Code:
@@ -957,7 +962,31 @@ class _Compiler:
                     values = None if elem is None else self.tabulate(elem, slot, frame)
                     cores.append(_fast(agg, mask, values))
                 by_value = tuple(cores)
-                return self.lift(rt, lambda c, v: by_value[v](c), [coll, self.idents[other]], cost=size)
+                code = self.lift(rt, lambda c, v: by_value[v](c), [coll, self.idents[other]], cost=size)
+                if code.kind is Kind.GEN and not coll.deps and coll.efn is not None:
+                    code = dataclasses.replace(code, per_value=(by_value, coll, other))
+                return code
+
+        if (
+            self.fold
+            and cond is None
+            and coll.kind is Kind.CONST
+            and elem is not None
+            and elem.per_value is not None
+            and elem.per_value[2] == slot
+        ):
+            # A loop over a constant collection of an aggregate built per value of the loop's variable
+            # (`sum(max(... for c in pile where c.suit == s) for s in suits)`): unrolled here, one function
+            # of the inner collection per element, called in the collection's order.
+            by_value, over, _ = elem.per_value
+            fns = tuple(by_value[v] for v in coll.value)
+            get = _efn(over)
+
+            def unrolled(e: Any) -> Any:
+                c = get(e)
+                return finish([f(c) for f in fns])
+
+            return _env(rt, unrolled, over.cost + size * elem.cost)
 
         parts = [p for p in (coll, cond, elem) if p is not None]
         deps = frozenset().union(*(p.deps for p in parts)) - {slot}

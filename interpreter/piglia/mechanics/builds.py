@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from piglia.cards import Card
-from piglia.contexts import CardEnv, PlayInfo
+from piglia.contexts import CardEnv
 from piglia.dsl import Compiled, T
 from piglia.errors import PigliaError
 from piglia.events import Play
@@ -345,7 +345,6 @@ def push_build(state: State, raw: BuildRaw) -> None:
     state.table.append(card)
     state.builds = [b for b in state.builds if b is not base]
     state.builds.append(Build(tuple(sorted((card, *onto))), value, seat, multiple))
-    state.previous = PlayInfo(card, (), True, seat)
     state.plays.append((seat, card, ()))
     if state.events is not None:
         cards = variant.deck.cards

@@ -53,6 +53,15 @@ MAX_CAPTURES = 100_000
 MAX_FILTER_STEPS = 20_000_000
 # Tables up to this many cards have fewer subsets in all than MAX_CAPTURES: nothing to count.
 _COUNT_FROM = MAX_CAPTURES.bit_length() - 1  # 2 ** 16 subsets are fewer than 100,000
+# A sum kind lists the groups of a table with this many cards or more (that it may take) from one enumeration of
+# the table's groups by total, shared by every played card and kept up to date as cards arrive and leave (see
+# SumKind._groups); smaller tables are searched per played card.
+ENUM_FROM = 2
+# The most groups that enumeration keeps for one table; a table with more is searched per played card.
+ENUM_BUDGET = 4096
+# A table not made from the last one by a placement or a capture is enumerated at once from this many cards;
+# a smaller one only when it is asked for again (see SumKind._groups).
+ENUM_BUILD_FROM = 8
 
 
 class KindOptionError(PigliaError):
@@ -389,10 +398,10 @@ class MatchKind(KindMechanic):
         hits = self._hits[played]
         if hits is None:
             return []
-        found = [c for c in table if hits[c]]
+        found = list(filter(hits.__getitem__, table))  # in C: no Python frame per table card
         if len(found) > 1:
             found.sort()
-        return [(c,) for c in found]
+        return list(zip(found))  # one-card captures: (c,) each
 
 
 @register_mechanic
@@ -462,6 +471,22 @@ class SumKind(KindMechanic):
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
         self._last: tuple[tuple[int, tuple[int, ...]], _Prepared] | None = None
+        # The shared enumeration (values of at least 1, one value per card, no filter on the group's size
+        # beyond min/max cards): per filter row, the bit of each card it may take, the largest need, and the
+        # groups of the last table seen as bit masks by total.
+        self._row_bits: list[tuple[int, ...]] = [()] * len(rows)
+        self._row_top: list[int] = [0] * len(rows)
+        self._row_enum: list[bool] = [False] * len(rows)  # every card the row may take is worth 1 or more
+        for p, row in enumerate(inp.takes_ok):
+            r = self._row[p]
+            self._row_bits[r] = tuple(1 << c if ok else 0 for c, ok in enumerate(row))
+            self._row_enum[r] = all(values[c] >= 1 for c, ok in enumerate(row) if ok)
+            need_p = self._need[p]
+            if need_p is not None:
+                self._row_top[r] = max(self._row_top[r], need_p)
+        self._enum: dict[int, tuple[int, list[list[int]] | None]] = {}
+        self._cards_of: dict[int, tuple[int, ...]] = {}
+        self._pending: dict[int, int] = {}  # per row, a table seen once and not enumerated (see _groups)
         # Alternative values (``values: [1, 11]``, docs/language.md): per played card, every total to reach
         # (one per value it may count as); the search then tries each table card's alternatives.
         self._alt_needs: tuple[tuple[int, ...], ...] | None = None
@@ -549,6 +574,17 @@ class SumKind(KindMechanic):
         need = self._need[played]
         if need is None:
             return []
+        if len(table) >= ENUM_FROM and self._row_enum[row := self._row[played]]:
+            groups = self._groups(row, table)
+            if groups is not None:
+                return self._listed(groups[need] if need < len(groups) else [])
+        return self.search_captures(played, table)
+
+    def search_captures(self, played: int, table: Sequence[int]) -> list[Capture]:
+        """:meth:`captures` by a search for this played card alone (the reference for the shared enumeration)."""
+        need = self._need[played]
+        if need is None:
+            return []
         reach, cards, vals, suffix = self._prepared(played, table)
         # Most tables have no group adding up to the need: then there is no search.
         if not (reach >> need) & 1:
@@ -580,6 +616,90 @@ class SumKind(KindMechanic):
                 chosen.pop()
 
         search(0, need)
+        found.sort()
+        return found
+
+    def _groups(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
+        """Every group of the ``table`` cards filter ``row`` allows, with a total up to the row's largest need,
+        as bit masks (bit ``c`` for card ``c``) listed by total; None when there are more than ENUM_BUDGET.
+
+        Kept per row for the last table seen and brought up to date from it when the new table is that one plus
+        a card (a placement: the groups with the card are added) or less some cards (a capture: the groups that
+        hold any of them are dropped); otherwise built again, one card at a time, or (a small table, asked for
+        the first time) None: the caller searches.
+        """
+        mask = sum(map(self._row_bits[row].__getitem__, table))
+        last = self._enum.get(row)
+        groups: list[list[int]] | None = None
+        if last is not None:
+            known, groups = last
+            if known == mask:
+                return groups
+            added, removed = mask & ~known, known & ~mask
+            if groups is None:
+                if not removed:  # a bigger table than one already over the budget: over it too
+                    self._enum[row] = (mask, None)
+                    return None
+            elif removed and not added:
+                groups = [[g for g in by if not g & removed] for by in groups]
+                self._enum[row] = (mask, groups)
+                return groups
+            elif added and not removed and not added & (added - 1):
+                groups = self._add_card(groups, added.bit_length() - 1)
+                self._enum[row] = (mask, groups)
+                return groups
+        # A table not made from the last one (another deal, a search's copy): built when it is big or asked for a
+        # second time (another card of the turn), else searched per card this once.
+        if len(table) < ENUM_BUILD_FROM and self._pending.get(row) != mask:
+            self._pending[row] = mask
+            return None
+        self._pending.pop(row, None)
+        groups = [[0]] + [[] for _ in range(self._row_top[row])]
+        rest = mask
+        while rest and groups is not None:
+            low = rest & -rest
+            rest ^= low
+            groups = self._add_card(groups, low.bit_length() - 1)
+        self._enum[row] = (mask, groups)
+        return groups
+
+    def _add_card(self, groups: list[list[int]] | None, card: int) -> list[list[int]] | None:
+        """``groups`` (by total) with the groups that hold ``card`` added; None past the budget."""
+        if groups is None:
+            return None
+        value = self._values[card]
+        bit = 1 << card
+        grown = list(groups)
+        for total in range(len(groups) - 1, value - 1, -1):
+            below = groups[total - value]
+            if below:
+                grown[total] = groups[total] + [g | bit for g in below]
+        if sum(map(len, grown)) > ENUM_BUDGET:
+            return None
+        return grown
+
+    def _listed(self, masks: list[int]) -> list[Capture]:
+        """Groups given as bit masks, as captures: within the size bounds, cards ascending, the list ascending."""
+        lo, hi = self._min, self._max
+        cards_of = self._cards_of
+        found: list[Capture] = []
+        for m in masks:
+            cards = cards_of.get(m)
+            if cards is None:
+                if m == 0:
+                    continue
+                bits = []
+                rest = m
+                while rest:
+                    low = rest & -rest
+                    bits.append(low.bit_length() - 1)
+                    rest ^= low
+                cards = tuple(bits)
+                if len(cards_of) > 1 << 16:
+                    cards_of.clear()
+                cards_of[m] = cards
+            if lo <= len(cards) <= hi:
+                found.append(cards)
         found.sort()
         return found
 

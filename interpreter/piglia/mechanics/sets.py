@@ -26,7 +26,7 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from piglia.errors import PigliaError
@@ -52,24 +52,41 @@ def _positive(values: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted({a for a in values if a > 0}))
 
 
-def _sum_groups(positive: Sequence[tuple[int, ...]], need: int, min_cards: int, max_cards: int) -> set[int]:
-    found: set[int] = set()
-    if need <= 0:
-        return found
-    # Which totals some group reaches, as the bits of one integer: most tables have no group of the need at all,
-    # and this says so in a few shifts, before any search.
+def _reach(positive: Sequence[tuple[int, ...]]) -> int:
+    """Which totals some group of these cards reaches (each counting one of its values), as the bits of one
+    integer: most tables have no group of the need at all, and this says so in a few shifts, before any search."""
     reach = 1
     for vs in positive:
         grown = reach
         for a in vs:
             grown |= reach << a
         reach = grown
-    if not (reach >> need) & 1:
-        return found
+    return reach
+
+
+def _suffix(positive: Sequence[tuple[int, ...]]) -> list[int]:
+    """Per position, the most the cards from there on can add up to (the search's bound)."""
     n = len(positive)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + (positive[i][-1] if positive[i] else 0)
+    return suffix
+
+
+def _sum_groups(
+    positive: Sequence[tuple[int, ...]],
+    need: int,
+    min_cards: int,
+    max_cards: int,
+    prepared: tuple[int, list[int]] | None = None,
+) -> set[int]:
+    found: set[int] = set()
+    if need <= 0:
+        return found
+    reach, suffix = prepared if prepared is not None else (_reach(positive), _suffix(positive))
+    if not (reach >> need) & 1:
+        return found
+    n = len(positive)
 
     def search(start: int, remaining: int, mask: int, size: int) -> None:
         if remaining == 0:
@@ -98,12 +115,14 @@ def group_masks(
     rank_of: Sequence[int] | None,
     sums: bool,
     positive_of: Sequence[tuple[int, ...]] | None = None,
+    prepared: tuple[int, list[int]] | None = None,
 ) -> list[int]:
     """The sets ``played`` (counting ``value``) may take from ``cards``, as bit masks over positions.
 
     A set is one card of that value (of the played card's rank when ``rank_of`` is given) or, with ``sums``, a
     group of two or more cards adding up to ``value``. ``positive_of``: per card, its values above 0, ascending
-    (precomputed by the kind; computed here when not given).
+    (precomputed by the kind; computed here when not given). ``prepared``: the reach and suffix bounds of
+    ``cards`` (:func:`_reach`, :func:`_suffix`), when the caller has them.
     """
     masks: set[int] = set()
     for i, c in enumerate(cards):
@@ -112,7 +131,7 @@ def group_masks(
             masks.add(1 << i)
     if sums and value > 0:
         alts = [positive_of[c] for c in cards] if positive_of is not None else [_positive(values_of[c]) for c in cards]
-        masks |= _sum_groups(alts, value, 2, 10_000)
+        masks |= _sum_groups(alts, value, 2, 10_000, prepared)
     return sorted(masks)
 
 
@@ -134,15 +153,6 @@ def unions(groups: Sequence[int], limit: int) -> set[int] | None:
                     stack.append(union)
     seen.discard(0)
     return seen
-
-
-def _bits(mask: int) -> Iterable[int]:
-    i = 0
-    while mask:
-        if mask & 1:
-            yield i
-        mask >>= 1
-        i += 1
 
 
 @register_mechanic
@@ -204,35 +214,63 @@ class SetsKind(KindMechanic):
         self._rank_of = deck.rank_of if self.by == "rank" else None
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
+        # Played cards with the same filter row see a table alike: its cards, their values and the totals they
+        # reach are worked out once per table for all of them (the last table is remembered).
+        rows: dict[tuple[bool, ...], int] = {}
+        self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
+        self._last: tuple[tuple[int, tuple[int, ...]], tuple[list[int], int, list[int]]] | None = None
+
+    def _view(self, played: int, table: Sequence[int]) -> tuple[list[int], int, list[int]]:
+        """The table as ``played``'s filter sees it: its cards ascending, the totals their groups reach (as bits;
+        without sums, the values of single cards), the search's suffix bounds."""
+        key = (self._row[played], tuple(table))
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
+        ok = self._takes_ok[played]
+        cards = sorted([c for c in table if ok[c]])  # ascending: a mask's bits, low to high, list its cards in order
+        positive = [self._positive_of[c] for c in cards]
+        if self.sums:
+            reach = _reach(positive)
+        else:
+            reach = 1
+            for vs in positive:
+                for a in vs:
+                    reach |= 1 << a
+        view = (cards, reach, _suffix(positive))
+        self._last = (key, view)
+        return view
+
+    def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
+        # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
+        # by rank); of a table card: its filter column, its values, its rank (by rank). Nothing else.
+        n = len(self._values_of)
+        rank = self._rank_of
+        played = [
+            (self._played_ok[p], self._takes_ok[p], self._values_of[p], rank[p] if rank is not None else None)
+            for p in range(n)
+        ]
+        table = [
+            (tuple(row[c] for row in self._takes_ok), self._values_of[c], rank[c] if rank is not None else None)
+            for c in range(n)
+        ]
+        return played, table
 
     def _masks(self, played: int, table: Sequence[int]) -> tuple[list[int], set[int]]:
         """The table cards this kind may take (their order is the masks' bit order) and every capture as a mask."""
         if not self._played_ok[played]:
             return [], set()
-        ok = self._takes_ok[played]
-        cards = [c for c in table if ok[c]]
+        cards, reach, suffix = self._view(played, table)
         if not cards:
             return cards, set()
         # One value per play: with alternatives, the captures of each value, merged (a capture reachable
         # with two values is listed once). By rank, the value does not matter for single cards.
         targets = self._values_of[played] if (self.sums or self._rank_of is None) else (0,)
-        if self._rank_of is None:
-            # Most tables hold no set of the played card's value: which totals the table's cards reach (one
-            # card or several) is one integer's bits, built in a few shifts, before any search.
-            positive = self._positive_of
-            reach = 1
-            if self.sums:
-                for c in cards:
-                    grown = reach
-                    for a in positive[c]:
-                        grown |= reach << a
-                    reach = grown
-            else:
-                for c in cards:
-                    for a in positive[c]:
-                        reach |= 1 << a
-            if not any((reach >> t) & 1 for t in targets if t > 0):
-                return cards, set()
+        # Most tables hold no set of the played card's value: which totals the table's cards reach (one card or
+        # several) is one integer's bits, worked out once per table (_view).
+        if self._rank_of is None and not any((reach >> t) & 1 for t in targets if t > 0):
+            return cards, set()
+        prepared = (reach, suffix) if self.sums else None
         found: set[int] = set()
         for value in targets:
             groups = group_masks(
@@ -243,6 +281,7 @@ class SetsKind(KindMechanic):
                 rank_of=self._rank_of,
                 sums=self.sums,
                 positive_of=self._positive_of,
+                prepared=prepared,
             )
             if not groups:
                 continue
@@ -293,7 +332,14 @@ class SetsKind(KindMechanic):
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         cards, found = self._masks(played, table)
-        out = [tuple(sorted(cards[i] for i in _bits(mask))) for mask in found]
+        out: list[Capture] = []
+        for mask in found:
+            taken = []
+            while mask:
+                low = mask & -mask
+                taken.append(cards[low.bit_length() - 1])
+                mask ^= low
+            out.append(tuple(taken))  # ascending: the cards are
         out.sort()
         return out
 

@@ -9,15 +9,16 @@ limit). The root's moves start with ``prior`` virtual visits worth greedy's valu
 (:func:`~piglia.players.greedy.move_value`), so that a few hundred iterations refine a sound one-ply
 judgement instead of starting from nothing.
 
-The playout policy (:meth:`IsmctsPlayer._playout_move`) values a capture by the bonuses the rules give for
+The playout policy (:meth:`IsmctsPlayer._playout_move`) plays a random move with probability ``noise`` and
+otherwise values a capture by the bonuses the rules give for
 it (:meth:`~piglia.state.State.bonus_points`) plus the weights of the cards it takes, a placement by minus
 its card's weight, and every move minus the best capture it leaves to the next player, who is imagined
 holding a hand drawn from the cards the mover cannot see (an independent draw: the policy must not know
 the hand the deal gave that player, or it would place a valuable card exactly when it is safe and make
 keeping it look better than it is). A playout ends with the deal or after ``depth`` plies; it is scored by
 the deal's points so far plus the cards in the piles weighted by the awards
-(:func:`~piglia.players.knowledge.card_weights`) plus a share of the weights of the cards each team still
-holds, as a gain over the same score of the position searched, from each mover's team's side.
+(:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
+still holds, as a gain over the same score of the position searched, from each mover's team's side.
 
 Once the stock is empty and at most ``endgame`` cards are left in the hands, the rest of the deal is solved
 by alpha-beta on the exact deal points (awards included): once, when every hidden card is known (the last
@@ -36,18 +37,19 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
-from piglia.state import RawMove, SeatView, State
+from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_SECONDS = 5.0  # a safety net only: the budget is the iterations, so that play is reproducible
 DEFAULT_DEPTH = 8
-GREEDY_PLAYOUT = 0.9  # share of playout moves chosen by the policy; the rest are random
+DEFAULT_NOISE = 0.1  # share of playout moves chosen at random; the policy chooses the rest
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
 DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
@@ -57,6 +59,12 @@ DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a 
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
+
+
+def ordered_table(game: Game) -> bool:
+    """Whether the order of the table's cards matters to the rules: a capture kind or a bonus reads its top."""
+    kinds = [k for tier in game.variant.capture.tiers for k in tier]
+    return "top" in game.bonus_reads or any(getattr(k, "reads_top", False) for k in kinds)
 
 
 class Node:
@@ -73,10 +81,11 @@ class Node:
 
 
 def solve_endgame(state: State, team: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
-    """The exact value to ``team`` (its deal points minus the others' mean, as :func:`team_score`) of the rest
-    of the deal of ``state``, every hand known: alpha-beta, ``team``'s seats maximising, the others minimising."""
+    """The exact value to ``team`` (its deal points minus the others' mean, as :func:`team_score`, negated when
+    fewer points are better: a misere match) of the rest of the deal of ``state``, every hand known: alpha-beta,
+    ``team``'s seats maximising, the others minimising."""
     if deal_over(state):
-        return team_score(state.deal_points, team)
+        return points_sign(state.game) * team_score(state.deal_points, team)
     maximising = state.game.players.team_of[state.to_move] == team
     moves = state.raw_moves()
     # captures first (more cards first): they decide most deals, so the window closes sooner
@@ -131,6 +140,8 @@ class IsmctsPlayer:
         risk: int = DEFAULT_RISK,
         paired: int = 1,
         confidence: float = DEFAULT_CONFIDENCE,
+        noise: float = DEFAULT_NOISE,
+        held: float = HELD_SHARE,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -140,6 +151,8 @@ class IsmctsPlayer:
             width=(width, 0, math.inf, True),
             bonuses=(bonuses, 0, 1, True),
             tree=(tree, 0, math.inf, True),
+            noise=(noise, 0, 1, False),
+            held=(held, 0, 1, False),
         )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
@@ -156,10 +169,13 @@ class IsmctsPlayer:
         self.risk = risk
         self.paired = bool(paired)
         self.confidence = confidence
+        self.noise = noise
+        self.held = held
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
         self._threats: dict[tuple[int, tuple[int, ...], int], float] = {}
+        self._ordered = False  # whether the rules read the table's top card (the order of its cards matters)
         self._anchor: RawMove | None = None  # greedy's choice in the last search
         self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
 
@@ -231,11 +247,12 @@ class IsmctsPlayer:
                         child.reward = self.prior * greedy[m]
                         root.children[m] = child
         self._threats = {}
+        self._ordered = ordered_table(game)
         done = 0
         if self.tree == 1 and self.paired:
             self._paired(view, raw, root, weights, candidates, deadline)
             done = self.last_iterations
-        while done < self.iterations and time.perf_counter() < deadline:
+        while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             self._iterate(determinize(view, self.rng), root, weights, c, candidates)
             done += 1
         self.last_iterations = done
@@ -245,12 +262,19 @@ class IsmctsPlayer:
         return values
 
     def _endgame(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
-        known = len(view.unseen) == sum(s for i, s in enumerate(view.hand_sizes) if i != view.seat)
+        # every hidden card is known when they are all in one other hand (the stock empty): with two or more
+        # hands holding them, which hand holds which is still hidden, so deals of them are sampled
+        others = [s for i, s in enumerate(view.hand_sizes) if i != view.seat and s]
+        shown = sum(len(h) for i, h in enumerate(view.shown or ()) if i != view.seat)
+        known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
-        for _ in range(samples):
+        for done in range(samples):
+            if done and interrupt.requested():
+                samples = done
+                break
             state = determinize(view, self.rng)
-            base = team_score(state.deal_points, view.team)
+            base = points_sign(state.game) * team_score(state.deal_points, view.team)
             for m in raw:
                 child = state.clone()
                 play(child, m)
@@ -276,7 +300,8 @@ class IsmctsPlayer:
         for m in moves:
             root.children.setdefault(m, Node(team))
         done = 0
-        while done < self.iterations and time.perf_counter() < deadline:
+        # a stop request (Ctrl-C) ends the search at once: the run stops between moves, within a second
+        while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             state = determinize(view, self.rng)
             base = self._evaluate(state, weights)
             seed = self.rng.getrandbits(32)
@@ -353,11 +378,18 @@ class IsmctsPlayer:
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
         if len(legal) == 1:
             return legal[0]
-        if self.prng.random() >= GREEDY_PLAYOUT:
+        if self.noise > 0 and self.prng.random() >= 1 - self.noise:
             return legal[self.prng.randrange(len(legal))]
-        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth
-            return min(legal, key=lambda m: (weights[m[0]] + sum(weights[x] for x in m[1])) if m[1] else -weights[m[0]])
         bonus = state.bonus_points if self.bonuses else None
+        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth, bonuses too
+
+            def worth(m: RawMove) -> float:
+                card, captured = m
+                if not captured:
+                    return -weights[card]
+                return (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
+
+            return min(legal, key=worth)
         hand = self._threat_hand(state) if risk else []
 
         def value(m: RawMove) -> float:
@@ -390,9 +422,11 @@ class IsmctsPlayer:
         """The best capture, bonuses included, that ``hand`` would make after ``m`` (negative for a partner)."""
         card, captured = m
         if captured:
-            table = tuple(sorted(c for c in state.table if c not in captured))
+            left: tuple[int, ...] = tuple(c for c in state.table if c not in captured)
         else:
-            table = tuple(sorted((*state.table, card)))
+            left = (*state.table, card)  # a placed card goes on top of an ordered table
+        # the cache key is the table left: as a set, unless the rules read its top card (then in its order)
+        table = left if self._ordered else tuple(sorted(left))
         placed = -1 if captured else card
         after: State | None = None
         best = 0.0
@@ -417,8 +451,7 @@ class IsmctsPlayer:
         nxt = (state.to_move + 1) % state.game.num_players
         return best if team_of[nxt] != team_of[state.to_move] else -best
 
-    @staticmethod
-    def _evaluate(state: State, weights: Sequence[float]) -> list[float]:
+    def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
         weights of the cards its seats hold (a card held is its holder's to play well) and the cards of its builds."""
         points = [float(p) for p in state.deal_points]
@@ -427,7 +460,7 @@ class IsmctsPlayer:
                 points[t] += sum(weights[c] for c in pile)
             team_of = state.game.players.team_of
             for s, hand in enumerate(state.hands):
-                points[team_of[s]] += HELD_SHARE * sum(weights[c] for c in hand)
+                points[team_of[s]] += self.held * sum(weights[c] for c in hand)
             for b in state.builds:  # a build is its owner's to capture (it holds the card): worth what it takes
                 points[team_of[b.owner]] += sum(weights[c] for c in b.cards)
         sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
