@@ -148,10 +148,10 @@ def test_a_misspelt_translation_key_is_a_located_error(tmp_path: Path) -> None:
 
 # The languages each built-in is translated into: Italian for all; the Scopa family in the languages of the
 # Scopa source pages (Finnish, Hungarian, Portuguese, Estonian); the Cicera pair in Turkish, its page's language,
-# and Pisti (RULES.md 5.1) in Turkish, its country's.
+# and Pisti (RULES.md 5.1) in Turkish, its country's. Cassino (issue 11: English and Italian) in Italian.
 SCOPA_FAMILY = ("it", "fi", "hu", "pt", "et")
 REQUIRED: dict[str, tuple[str, ...]] = {n: SCOPA_FAMILY for n in builtin_names() if not n.startswith("cicera")}
-REQUIRED.update({"cicera": ("it", "tr"), "cicera-traditional": ("it", "tr"), "pisti": ("it", "tr")})
+REQUIRED.update({"cicera": ("it", "tr"), "cicera-traditional": ("it", "tr"), "pisti": ("it", "tr"), "cassino": ("it",)})
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))

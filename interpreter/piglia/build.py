@@ -20,6 +20,7 @@ from piglia.errors import DslError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
+from piglia.mechanics.builds import Builds, build_builds
 from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
@@ -141,6 +142,7 @@ class VariantBuilder:
             ("awards", self.build_awards),
             ("match", self.build_match),
             ("declarations", self.build_declarations),
+            ("builds", self.build_builds),
         ):
             try:
                 parts[name] = step()
@@ -179,12 +181,18 @@ class VariantBuilder:
             notes=tuple(" ".join(str(note).split()) for note in d.get("notes") or ()),
             removed_ranks=tuple(str(r) for r in d["deck"].get("remove_ranks") or ()),
             declarations=parts["declarations"],
+            builds=parts["builds"],
         )
         try:  # what a few random opening deals show (piglia.probe)
             probe_openings(variant, self.fail)
         except _Failed:
             return None
         return variant
+
+    def build_builds(self) -> Builds | None:
+        """The builds (``builds``), if the file allows them."""
+        spec = self.data.get("builds")
+        return None if spec is None else build_builds(self, spec)
 
     def build_declarations(self) -> Declarations | None:
         """The hand declarations (``declarations``), if the file has any."""

@@ -80,6 +80,7 @@ def start_deal(
     """
     state.hands = [sorted(h) for h in hands]
     state.table = list(table)
+    state.builds = []
     state.face_down = list(face_down)
     state.stock = list(stock)
     state.piles = [[] for _ in state.piles]
@@ -199,6 +200,7 @@ def end_deal(state: State) -> None:
     leftover_team: int | None = None
     leftover = list(state.table) + state.face_down  # face-down cards never taken go with the leftover
     state.face_down = []
+    state.builds = []  # a build lives until the end of its deal at most: its cards go with the leftover
     if leftover and variant.leftover == "last_capturer" and state.last_capturer >= 0:
         leftover_team = game.players.team_of[state.last_capturer]
         state.piles[leftover_team].extend(leftover)

@@ -189,10 +189,11 @@ class Declare(RecordEvent):
 @dataclass(slots=True, eq=False)
 class Play(RecordEvent):
     """A card played: what it took, by which capture kind (captures only), the bonuses it scored, and the
-    face-down table cards it took with the pile (when it took any)."""
+    face-down table cards it took with the pile (when it took any); for a build move (mechanics/builds.py), the
+    value announced (``build``) and the table cards the card joined (``onto``)."""
 
     event: ClassVar[str] = "play"
-    optional: ClassVar[tuple[str, ...]] = ("kind", "face_down")
+    optional: ClassVar[tuple[str, ...]] = ("kind", "face_down", "build", "onto")
     deal: int
     player: int
     card: str
@@ -200,6 +201,8 @@ class Play(RecordEvent):
     kind: str | None
     bonuses: list[dict[str, Any]]
     face_down: list[str] | None = None
+    build: int | None = None
+    onto: list[str] | None = None
 
 
 @dataclass(slots=True, eq=False)

@@ -32,6 +32,8 @@ def illegal_reason(texts: VariantTexts, state: State, move: Move, error: Illegal
     engine's own words in the base language, :func:`why_illegal`'s in another."""
     if texts.lang == BASE_LANGUAGE:
         return str(error)
+    if state.game.variant.builds is not None and (move.is_build or not move.captured):
+        return texts.msg("play.why.build", card=texts.card(move.card.index))  # mechanics/builds.py
     view = state.view(state.current_seat)
     hand = [c.index for c in view.hand]
     table = [c.index for c in view.table]

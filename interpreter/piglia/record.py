@@ -20,6 +20,7 @@ from typing import IO, Any
 from piglia.chance import DealOutcome, Phase, RefillOutcome
 from piglia.errors import PigliaError, RecordError, SpecError, SpecErrors
 from piglia.events import FORMAT, FORMATS, Declare, MatchEnd, Opening, Play, RecordEvent
+from piglia.moves import BuildRaw
 from piglia.recordio import LineTooLong, StrictJsonError, bounded_lines, loads_strict
 from piglia.spec import load_variant
 from piglia.state import Game, State
@@ -304,7 +305,16 @@ class _Replay:
             raise self.stop(line, f"card: expected a card id, got {card_id!r}")
         card = self.cards(line, [card_id], "card")[0]
         captured = tuple(sorted(self.cards(line, self.field(line, event, "captured"), "captured")))
-        raw = (card, captured)
+        raw: tuple[int, tuple[int, ...]] = (card, captured)
+        build, onto = event.get("build"), event.get("onto")
+        if build is not None or onto is not None:  # a build move (mechanics/builds.py)
+            if not _whole(build) or not isinstance(build, int) or build <= 0:
+                raise self.stop(line, f"build: expected the value announced (a whole number above 0), got {build!r}")
+            if not isinstance(onto, list) or not onto:
+                raise self.stop(line, f"onto: expected the table cards the build joins (a list of ids), got {onto!r}")
+            if captured:
+                raise self.stop(line, "a build move captures nothing: captured must be empty")
+            raw = BuildRaw(card, tuple(sorted(self.cards(line, onto, "onto"))), build)
         if raw not in state.raw_moves():
             raise self.stop(line, f"illegal move: {state.why_illegal(raw)}")
         state.push_raw(raw)

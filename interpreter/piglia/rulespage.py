@@ -111,7 +111,7 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
     opened = dict(variant.capture.options(played, table))
     moves = []
     for move in state.legal_moves():
-        if move.card.index != played:
+        if move.card.index != played or move.is_build:  # the example shows captures; builds have their section
             continue
         captured = tuple(c.index for c in move.captured)
         after = state.apply(move)
@@ -205,6 +205,7 @@ class _Page:
         self.deal()
         self.declarations()
         self.turn()
+        self.builds()
         self.bonuses()
         self.end_of_deal()
         self.end_of_match()
@@ -340,6 +341,14 @@ class _Page:
             return
         self.heading("declare.title")
         for line in declarations.phrase(self):
+            self.bullet(line)
+
+    def builds(self) -> None:
+        builds = self.v.builds
+        if builds is None:
+            return
+        self.heading("builds.title")
+        for line in builds.phrase(self):
             self.bullet(line)
 
     def turn(self) -> None:

@@ -30,9 +30,11 @@ from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.events import FORMAT, Header, Play, RecordEvent
+from piglia.mechanics import builds as builds_
 from piglia.mechanics import declarations, facedown
+from piglia.mechanics.builds import Build, TableBuild
 from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
-from piglia.moves import Move
+from piglia.moves import BuildRaw, Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
 from piglia.variant import Variant
@@ -93,12 +95,14 @@ class Game:
         log: bool = True,
         opening: bool = False,
         face_down: Sequence[str] = (),
+        builds: Sequence[tuple[Sequence[str], int, int, bool]] = (),
     ) -> State:
         """A position set up by hand, with cards named by id: for examples, tests and teaching.
 
         The table is listed in the order its cards arrived (its last card is the top of the pile); ``face_down``
-        are table cards lying face down under it. The stock is dealt from its first card. Cards not named
-        anywhere are out of this deal. With ``opening``
+        are table cards lying face down under it. ``builds`` (variants with builds) are builds on the table, each
+        ``(cards, value, owner seat, multiple)``; their cards join the table after ``table``. The stock is dealt
+        from its first card. Cards not named anywhere are out of this deal. With ``opening``
         the position is the start of a deal, and the variant's opening bonuses (``deal.opening``) are applied to
         it; otherwise it may be any moment of a deal and they are not.
         """
@@ -119,6 +123,12 @@ class Game:
             state.piles = [ids(p) for p in piles]
         if to_move is not None:
             state.to_move = to_move
+        if builds and self.variant.builds is None:
+            raise PigliaError(f"{self.variant.name} has no builds (a rule file's builds section): none can be set")
+        for cards, value, owner, multiple in builds:
+            indexes = ids(cards)
+            state.table.extend(indexes)
+            state.builds.append(Build(tuple(sorted(indexes)), value, owner, multiple))
         state.last_capturer = last_capturer
         if opening:
             dealflow.apply_opening(state)
@@ -165,6 +175,8 @@ class SeatView:
     # the rules being played: public knowledge, so that a player can reason about what moves are worth
     game: Game | None = field(default=None, repr=False, compare=False)
     face_down: int = 0  # how many table cards lie face down (never which: mechanics/facedown.py)
+    # the builds on the table, public (mechanics/builds.py); their cards are in ``table`` too
+    builds: tuple[TableBuild, ...] = ()
 
 
 # The parts of a position that a move (and the chance steps it brings) changes: what ``pop`` restores.
@@ -178,6 +190,7 @@ class State:
         "_deal_pending",
         "_undo",
         "auto_deal",
+        "builds",
         "carried",
         "deal_no",
         "deal_points",
@@ -214,6 +227,7 @@ class State:
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.table: list[int] = []
         self.face_down: list[int] = []  # table cards lying face down under the pile (mechanics/facedown.py)
+        self.builds: list[Build] = []  # which table cards form builds (mechanics/builds.py)
         self.stock: list[int] = []
         self.piles: list[list[int]] = [[] for _ in range(game.num_teams)]
         self.totals = [0] * game.num_teams
@@ -247,6 +261,7 @@ class State:
         other.hands = [list(h) for h in self.hands]
         other.table = list(self.table)
         other.face_down = list(self.face_down)
+        other.builds = list(self.builds)
         other.stock = list(self.stock)
         other.piles = [list(p) for p in self.piles]
         other.totals = list(self.totals)
@@ -338,12 +353,16 @@ class State:
 
     def capture_options(self, card: int) -> list[tuple[tuple[int, ...], str]]:
         """The captures (with their kind) open to ``card`` on the current table."""
+        if self.game.variant.builds is not None:
+            return builds_.capture_options(self, card)
         return self.game.variant.capture.options(card, self.table)
 
     def raw_moves(self) -> list[RawMove]:
         """Legal moves as (card index, captured indexes), sorted; the engine's fast path."""
         if self.over or self._deal_pending:
             return []
+        if self.game.variant.builds is not None:
+            return builds_.raw_moves(self)
         capture = self.game.variant.capture
         hand = self.hands[self.to_move]
         mandatory = capture.mandatory
@@ -364,6 +383,10 @@ class State:
         called when there is one move): random play, without building the moves it does not play."""
         if self.over or self._deal_pending:
             raise PigliaError("no move to pick: no player moves now")
+        if self.game.variant.builds is not None:  # builds (mechanics/builds.py): the moves are listed, not counted
+            moves = self.raw_moves()
+            n = len(moves)
+            return n, moves[draw(n)] if n > 1 else moves[0]
         capture = self.game.variant.capture
         hand = self.hands[self.to_move]
         lists = capture.hand_captures(hand, self.table)
@@ -398,6 +421,13 @@ class State:
         cards = self.game.variant.deck.cards
         card_of = cards.__getitem__
         make = Move._sorted  # raw moves list captured cards in deck order already
+        if self.game.variant.builds is not None:
+            return [
+                Move.build(cards[r[0]], tuple(map(card_of, r.onto)), r.value)
+                if isinstance(r, BuildRaw)
+                else make(cards[r[0]], tuple(map(card_of, r[1])))
+                for r in self.raw_moves()
+            ]
         return [make(cards[c], tuple(map(card_of, cap))) for c, cap in self.raw_moves()]
 
     def apply(self, move: Move) -> State:
@@ -408,7 +438,7 @@ class State:
 
     def push(self, move: Move) -> None:
         """Play ``move`` in place (checked); :meth:`pop` takes it back."""
-        raw = (move.card.index, tuple(c.index for c in move.captured))
+        raw = move.raw
         if raw not in self.raw_moves():
             raise IllegalMoveError(self.why_illegal(raw))
         snapshot = self._snapshot()
@@ -446,6 +476,7 @@ class State:
             len(self.events) if self.events is not None else 0,
             list(self.face_down),
             list(self.shown),
+            list(self.builds),
         )
 
     def _restore(self, s: _Snapshot) -> None:
@@ -470,6 +501,7 @@ class State:
             logged,
             self.face_down,
             self.shown,
+            self.builds,
         ) = s
         if self.events is not None:
             del self.events[logged:]
@@ -485,6 +517,10 @@ class State:
             return "the cards are not dealt yet"
         if card not in self.hands[self.to_move]:
             return f"seat {self.to_move} does not hold the {name}"
+        if self.game.variant.builds is not None:
+            why = builds_.why_illegal(self, raw)
+            if why is not None:
+                return why
         options = self.capture_options(card)
         if not captured and options and self.game.variant.capture.mandatory:
             return f"the {name} must capture (capture is mandatory): {self._options_text(options)}"
@@ -502,6 +538,9 @@ class State:
         """Play a move given as indexes, unchecked (the caller took it from :meth:`raw_moves`) and with no undo
         entry: the fast path of simulations and of search on copies."""
         game = self.game
+        if isinstance(raw, BuildRaw):  # a build move (mechanics/builds.py): only variants with builds list them
+            builds_.push_build(self, raw)
+            return
         card, captured = raw
         seat = self.to_move
         hands = self.hands
@@ -511,9 +550,8 @@ class State:
         logging = self.events is not None
         if captured:
             team = game.team_of[seat]
-            variant = game.variant
             # The kind of a capture is written in the record, and read by bonuses that ask for it.
-            kind = variant.capture.kind_of(card, table, captured) if logging or game.reads_kind else ""
+            kind = self._kind_of(card, captured) if logging or game.reads_kind else ""
             hidden = facedown.taken_with(table, captured, self.face_down) if self.face_down else ()
             taken = (*captured, *hidden) if hidden else captured  # what the bonuses see as captured
             scored = score_play(self, card, taken, kind, team, last_play) if game.has_bonuses else []
@@ -531,6 +569,8 @@ class State:
             pile.extend(taken)
             if hidden:
                 self.face_down = []
+            if self.builds:
+                builds_.taken(self, captured)
             self.last_capturer = seat
         else:
             # A placement scores only bonuses ``on: play``: most plays of most variants build no scope at all.
@@ -569,6 +609,12 @@ class State:
             return
         dealflow.end_deal(self)
 
+    def _kind_of(self, card: int, captured: tuple[int, ...]) -> str:
+        """The capture kind by which ``card`` takes ``captured`` here (builds taken whole: mechanics/builds.py)."""
+        if self.game.variant.builds is not None:
+            return builds_.kind_of(self, card, captured)
+        return self.game.variant.capture.kind_of(card, self.table, captured)
+
     # -- end of a deal and of the match --------------------------------------------------------------------
 
     # -- reading the position ------------------------------------------------------------------------------
@@ -606,7 +652,7 @@ class State:
         card, captured = raw
         if not variant.bonuses or not (captured or game.bonus_on_play):
             return 0
-        kind = variant.capture.kind_of(card, self.table, captured) if captured and game.reads_kind else ""
+        kind = self._kind_of(card, captured) if captured and game.reads_kind else ""
         team = game.players.team_of[self.to_move]
         last_play = not self.stock and sum(map(len, self.hands)) == 1
         if self.face_down:
@@ -647,6 +693,7 @@ class State:
             shown=tuple(tuple(cards[c] for c in s) for s in shown),
             game=self.game,
             face_down=len(self.face_down),
+            builds=builds_.view_of(self) if self.builds else (),
         )
 
     @classmethod
@@ -680,6 +727,7 @@ class State:
         state.deal_no = view.deal
         state.hands = [sorted(h) for h in hands]
         state.table = [c.index for c in view.table]
+        state.builds = [Build(tuple(c.index for c in b.cards), b.value, b.owner, b.multiple) for b in view.builds]
         state.face_down = list(face_down)
         state.stock = list(stock)
         state.piles = [[c.index for c in p] for p in view.piles]

@@ -16,6 +16,7 @@ from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
+from piglia.mechanics.builds import Builds
 from piglia.mechanics.capture import Capture, CaptureKind, KindMechanic
 from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules
@@ -357,6 +358,7 @@ class Variant:
     notes: tuple[str, ...] = ()  # for readers of the rules page
     removed_ranks: tuple[str, ...] = ()  # as written in deck.remove_ranks
     declarations: Declarations | None = None  # hand declarations (mechanics.declarations), if any
+    builds: Builds | None = None  # builds that live across turns (mechanics.builds), if any
 
     @property
     def default_players(self) -> int:

@@ -150,6 +150,8 @@ class Session:
         """The move in words of the language: "7 of coins takes 3 of cups + 4 of swords"."""
         m, t = self.msg, self.texts
         card = t.card(move.card.index)
+        if move.is_build:  # mechanics/builds.py
+            return m("play.build", card=card, value=move.value, cards=" + ".join(t.card(c.index) for c in move.onto))
         if not move.captured:
             return m("play.stays", card=card)
         return m("play.takes", card=card, cards=" + ".join(t.card(c.index) for c in move.captured))
@@ -205,6 +207,8 @@ class Session:
         elif kind == "play":
             deck = self.game.variant.deck
             move = Move(deck.parse_card(e["card"]), tuple(deck.parse_card(c) for c in e["captured"]))
+            if e.get("build") is not None:
+                move = Move.build(move.card, tuple(deck.parse_card(c) for c in e["onto"]), e["build"])
             bonuses = self.bonus_list(e["bonuses"])
             said = self.describe(move)
             if e.get("face_down"):  # the face-down cards under the pile, now seen
@@ -277,6 +281,17 @@ class Session:
             table += " " + m("play.face_down", n=len(s.face_down))
         self.out.print(table)
         view = s.view(self.seat)
+        if view.builds:  # which table cards form builds, their values and owners (public)
+            items = [
+                m(
+                    "play.build_multiple" if b.multiple else "play.build_item",
+                    cards=" + ".join(self.texts.card(c.index) for c in b.cards),
+                    value=b.value,
+                    who=self.seat_name(b.owner),
+                )
+                for b in view.builds
+            ]
+            self.out.print(m("play.builds", builds="; ".join(items)))
         shown = [
             f"{self.seat_name(k)}: {self.card_list([c.index for c in cards])}"
             for k, cards in enumerate(view.shown)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
+from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.state import Game, SeatView
 
@@ -75,6 +76,11 @@ class Encoder:
     def __init__(self, game: Game, capture_slots: int = DEFAULT_CAPTURE_SLOTS) -> None:
         if capture_slots < 1:
             raise ValueError(f"capture_slots must be at least 1, not {capture_slots}")
+        if game.variant.builds is not None:  # a build move (mechanics/builds.py) has no action number yet
+            raise PigliaError(
+                f"{game.variant.name} has builds, which the RL environments do not encode yet (no action for a "
+                "build move, no observation of the builds): use a variant without builds"
+            )
         self.game = game
         self.deck_size = len(game.variant.deck)
         self.num_players = game.num_players

@@ -215,6 +215,11 @@ class KindMechanic(Mechanic):
         """Every capture this kind allows (see :class:`CaptureKind`)."""
         raise NotImplementedError
 
+    def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
+        """The table cards that every capture of ``played`` by this kind takes (none by default): a capture
+        that adds builds (mechanics/builds.py) may leave the loose cards alone only when this is empty."""
+        return ()
+
     def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
         """What this kind's captures depend on, per card of the deck: ``(played, table)`` signatures.
 

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from piglia.mechanics import declarations
+from piglia.mechanics import builds, declarations
 from piglia.mechanics.awards import SHARED_PROPERTIES, AwardForm
 from piglia.mechanics.base import Mechanic, mechanics
 from piglia.mechanics.bonuses import DEFAULT_TRIGGER
@@ -112,12 +112,17 @@ def _declarations() -> dict[str, Any]:
     return copy.deepcopy(dict(declarations.SCHEMA))
 
 
+def _builds() -> dict[str, Any]:
+    return copy.deepcopy(dict(builds.SCHEMA))
+
+
 _FILLERS = {
     "capture": _capture_kinds,
     "award": _award,
     "bonus": _bonus_on,
     "match": _match,
     "declarations": _declarations,
+    "builds": _builds,
 }
 
 

@@ -7,6 +7,9 @@ card of value *v* (or of the played card's rank, with ``by: rank``) or a group o
 * ``choice``: any non-empty union of disjoint sets (whether to capture at all is ``capture.mandatory``);
 * ``maximal``: only unions after which no set can be made from what stays on the table. Maximal is not "most
   cards": a 6 on A, 2, 3, 3 may take 3+3 or A+2+3 (each leaves no group of 6).
+* ``all_singles``: every single card of the value (or rank) is always taken, and any union of disjoint groups
+  of two or more cards (maybe none) with them; which groups is the player's choice. :meth:`SetsKind.forced`
+  names the single cards (what every capture takes).
 
 Cards with alternative values (a rank's ``values: [1, 11]``, :attr:`piglia.cards.Deck.values_of`) count as any
 one of them, each table card independently; the played card takes with one of its values per play (all its sets
@@ -164,9 +167,10 @@ class SetsKind(KindMechanic):
     )
     properties: ClassVar[Mapping[str, Any]] = {
         "rule": {
-            "enum": ["choice", "maximal"],
+            "enum": ["choice", "maximal", "all_singles"],
             "description": "choice (the default): any union of disjoint sets; maximal: only unions that leave no "
-            "set on the table (not the most cards: every capture after which nothing more could be taken).",
+            "set on the table (not the most cards: every capture after which nothing more could be taken); "
+            "all_singles: every single card of the value (or rank) always, with any union of groups.",
         },
         "by": {
             "enum": ["value", "rank"],
@@ -185,7 +189,17 @@ class SetsKind(KindMechanic):
         },
     }
     defaults: ClassVar[Mapping[str, Any]] = {"rule": "choice", "by": "value", "sums": True, "limit": DEFAULT_LIMIT}
-    messages = ("kind.sets_choice", "kind.sets_maximal", "kind.sets_value", "kind.sets_rank", "kind.sets_sums")
+    messages = (
+        "kind.sets_choice",
+        "kind.sets_maximal",
+        "kind.sets_all_singles",
+        "kind.sets_all_only",
+        "kind.sets_all_value",
+        "kind.sets_all_rank",
+        "kind.sets_value",
+        "kind.sets_rank",
+        "kind.sets_sums",
+    )
 
     def __init__(self, inp: KindInputs) -> None:
         super().__init__(inp)
@@ -271,10 +285,20 @@ class SetsKind(KindMechanic):
             )
             if not groups:
                 continue
+            if self.rule == "all_singles":
+                singles = 0
+                for g in groups:
+                    if not g & (g - 1):  # one bit: a single card
+                        singles |= g
+                groups = [g for g in groups if g & (g - 1) and not g & singles]
             reached = unions(groups, self.limit)
             if reached is None:
                 raise self._too_many(played, table)
-            if self.rule == "maximal":
+            if self.rule == "all_singles":
+                reached = {u | singles for u in reached}
+                if singles:
+                    reached.add(singles)
+            elif self.rule == "maximal":
                 # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
                 reached = {u for u in reached if all(g & u for g in groups)}
             found |= reached
@@ -288,6 +312,18 @@ class SetsKind(KindMechanic):
             f"capture.kinds.{self.name}: the {deck.cards[played].name} has more than {self.limit} captures on a "
             f"table of {len(table)} cards ({' '.join(deck.ids(table))}); raise the kind's limit to allow them"
         )
+
+    def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
+        """The table cards every capture of ``played`` by this kind takes: with ``rule: all_singles``, the
+        cards of its value (or rank); else none."""
+        if self.rule != "all_singles" or not self._played_ok[played]:
+            return ()
+        ok = self._takes_ok[played]
+        if self._rank_of is not None:
+            rank = self._rank_of[played]
+            return tuple(sorted(c for c in table if ok[c] and self._rank_of[c] == rank))
+        mine = set(self._values_of[played])
+        return tuple(sorted(c for c in table if ok[c] and mine & set(self._values_of[c])))
 
     def count(self, played: int, table: Sequence[int]) -> int:
         """How many captures this kind allows ``played`` on ``table`` (what :meth:`captures` would list),
@@ -308,6 +344,9 @@ class SetsKind(KindMechanic):
         return out
 
     def phrase(self, page: Page) -> str:
+        if self.rule == "all_singles":
+            single = page.msg("kind.sets_all_rank" if self.by == "rank" else "kind.sets_all_value")
+            return page.msg("kind.sets_all_singles" if self.sums else "kind.sets_all_only", single=single)
         one = page.msg("kind.sets_rank" if self.by == "rank" else "kind.sets_value")
         if self.sums:
             one += " " + page.msg("kind.sets_sums")

@@ -59,7 +59,7 @@ class Mistake:
 
 
 def _raw(move: Move) -> RawMove:
-    return move.card.index, tuple(c.index for c in move.captured)
+    return move.raw
 
 
 def advise(
@@ -112,6 +112,10 @@ def _with_why(best: Advice, advice: list[Advice], view: SeatView) -> Advice:
     if best.move.captured:
         taken = sum(weights[c.index] for c in best.move.captured) + weights[best.move.card.index]
         reason = f"it takes {len(best.move.captured)} card(s) worth {taken:.2f} points towards the awards"
+    elif best.move.is_build:  # a build is worth what it will capture (mechanics/builds.py)
+        kept = sum(weights[c.index] for c in best.move.onto) + weights[best.move.card.index]
+        cards = len(best.move.onto) + 1
+        reason = f"the build of {best.move.value} brings {cards} card(s) worth {kept:.2f} points home later"
     else:
         reason = f"placing the {best.move.card.name} gives away least"
     if second.risk > best.risk + 0.05:
@@ -119,7 +123,7 @@ def _with_why(best: Advice, advice: list[Advice], view: SeatView) -> Advice:
             f", and it leaves the next player a bonus {best.risk:.0%} of the time where "
             f"{second.move.describe()} would leave one {second.risk:.0%} of the time"
         )
-    elif not best.move.captured:
+    elif not best.move.captured and not best.move.is_build:
         held = max(view.hand, key=lambda c: weights[c.index])
         if held != best.move.card and weights[held.index] > weights[best.move.card.index]:
             reason += f", keeping the {deck[held.index].name} for a safer moment"

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 from math import comb
 
-from piglia.moves import Move
+from piglia.moves import BuildRaw, Move
 from piglia.players.knowledge import (
     card_weights,
     deal_over,
@@ -57,6 +57,8 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     card, captured = raw
     if captured:
         value += weights[card] + sum(weights[c] for c in captured)
+    elif isinstance(raw, BuildRaw):  # a build is worth what it will capture (the replies count the risk)
+        value += weights[card] + sum(weights[c] for c in raw.onto)
     else:
         value -= DISCARD_CAUTION * weights[card]
     return sign * value, after
@@ -71,14 +73,12 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
     hand = len(after.hands[seat])  # the caller has refilled the hands if they were empty
     if hand == 0:
         return [], 0, 0
-    capture = after.game.variant.capture
-    table = after.table
     values: list[float] = []
     bonuses = 0
     for card in unseen:
         best = 0.0
         scores = False
-        for cap, _kind in capture.options(card, table):
+        for cap, _kind in after.capture_options(card):
             probe = after.clone()
             probe.hands[seat] = [card, *probe.hands[seat][1:]]  # it holds this card, its hand the same size
             scores = scores or probe.bonus_points((card, cap)) > 0
@@ -142,7 +142,7 @@ class GreedyPlayer:
         best = max(
             range(len(moves)),
             key=lambda i: (
-                move_value(state, (moves[i].card.index, tuple(c.index for c in moves[i].captured)), unseen, weights),
+                move_value(state, moves[i].raw, unseen, weights),
                 -i,
             ),
         )

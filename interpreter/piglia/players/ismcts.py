@@ -39,7 +39,7 @@ from typing import Any
 
 from piglia import interrupt
 from piglia.errors import PigliaError
-from piglia.moves import Move
+from piglia.moves import BuildRaw, Move
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
 from piglia.state import Game, RawMove, SeatView, State
@@ -184,7 +184,7 @@ class IsmctsPlayer:
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
             return moves[0]
-        raw = [(m.card.index, tuple(x.index for x in m.captured)) for m in moves]
+        raw = [m.raw for m in moves]
         values = self.evaluate(view, raw)
         root = self.last_root
         if root is None or (self.tree == 1 and self.paired):  # solved exactly, or paired samples: the best value
@@ -396,6 +396,8 @@ class IsmctsPlayer:
             card, captured = m
             if captured:
                 v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
+            elif isinstance(m, BuildRaw):  # a build: what it will capture
+                v = weights[card] + sum(weights[x] for x in m.onto)
             else:
                 v = -weights[card]
             return v - self._threat(state, m, hand, weights) if hand else v
@@ -450,8 +452,8 @@ class IsmctsPlayer:
         return best if team_of[nxt] != team_of[state.to_move] else -best
 
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
-        """Each team's deal points, plus, while the deal is still going, its pile's weighted cards and a share
-        of the weights of the cards its seats hold (a card held is its holder's to play well)."""
+        """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
+        weights of the cards its seats hold (a card held is its holder's to play well) and the cards of its builds."""
         points = [float(p) for p in state.deal_points]
         if not deal_over(state):
             for t, pile in enumerate(state.piles):
@@ -459,5 +461,7 @@ class IsmctsPlayer:
             team_of = state.game.players.team_of
             for s, hand in enumerate(state.hands):
                 points[team_of[s]] += self.held * sum(weights[c] for c in hand)
+            for b in state.builds:  # a build is its owner's to capture (it holds the card): worth what it takes
+                points[team_of[b.owner]] += sum(weights[c] for c in b.cards)
         sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points

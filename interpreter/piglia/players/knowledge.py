@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from piglia.chance import Phase
+from piglia.mechanics.builds import owed_cards
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
 
@@ -99,6 +100,8 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
     game = game_of(view)
     unseen = sorted(c.index for c in view.unseen)
     rng.shuffle(unseen)
+    # a build's owner holds a card of its value (mechanics/builds.py): one is dealt to it first
+    owed = owed_cards(game.variant, view.builds, view.seat, unseen) if view.builds else {}
     hands: list[list[int]] = []
     pos = 0
     for seat, size in enumerate(view.hand_sizes):
@@ -107,8 +110,9 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
             continue
         # cards a declaration showed are known to be in that hand: only the rest is guessed
         shown = [c.index for c in view.shown[seat]] if view.shown else []
-        take = size - len(shown)
-        hands.append(shown + unseen[pos : pos + take])
+        mine = owed.get(seat, [])
+        take = size - len(shown) - len(mine)
+        hands.append(shown + mine + unseen[pos : pos + take])
         pos += take
     stock = unseen[pos : pos + view.stock_size]
     pos += view.stock_size

@@ -1,0 +1,419 @@
+"""Builds: table cards gathered into one unit, with a value and an owner, that lives across turns (``builds:``).
+
+A rule file with a ``builds`` section lets a player, instead of capturing or leaving a card, play a card onto
+table cards as a **build** announced with a value that the player still holds a card for:
+
+* **build**: the played card and some loose table cards (at least one) add up to the value;
+* **increase** (``increase: true``): the played card, some loose cards (maybe none) and one single build add up
+  to a higher value; the build becomes the player's;
+* **multiple build** (``multiple: true``): the played card and some loose cards split into groups each adding up
+  to the value, together with one build of that value or, without one, at least two groups; a multiple build is
+  never increased.
+
+A build is taken whole, and only by a played card of its value: a capture by such a card takes every build of
+its value with it, together with what the capture kinds let it take from the loose cards (builds alone, when no
+kind makes it take a loose card: :meth:`~piglia.mechanics.capture.KindMechanic.forced`). Two builds are never
+merged. The owner's obligation: a player who owns a build may not leave a card (trail), and every move must
+leave a player holding a card of the value of every build they own. Only cards the ``cards`` condition allows
+(by default, cards of a value above 0) are played onto builds or gathered into them.
+
+.. code-block:: yaml
+
+    builds:
+      cards: not court      # which cards take part in builds (and whose values are announced)
+      increase: true        # a single build may be raised to a higher value
+      multiple: true        # builds of several groups of one value
+
+The cards of a build stay in ``State.table`` (so that a sweep, the leftover and every view count them);
+``State.builds`` says which table cards form which build. Builds are public: :attr:`SeatView.builds`.
+A build move is a :class:`~piglia.moves.Move` with ``action == "build"`` (notation ``3c on 4s+2h = 9``), raw
+form :class:`~piglia.moves.BuildRaw`; the record's ``play`` event gives its ``build`` value and ``onto`` cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from piglia.cards import Card
+from piglia.contexts import CardEnv
+from piglia.dsl import Compiled, T
+from piglia.errors import PigliaError
+from piglia.events import Play
+from piglia.mechanics import declarations
+from piglia.mechanics.base import BuildContext, Page
+from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError
+from piglia.mechanics.sets import DEFAULT_LIMIT, _sum_groups, unions
+from piglia.moves import BuildRaw
+
+if TYPE_CHECKING:
+    from piglia.state import RawMove, State
+    from piglia.variant import Variant
+
+__all__ = [
+    "BUILDS_KIND",
+    "MESSAGES",
+    "SCHEMA",
+    "Build",
+    "Builds",
+    "TableBuild",
+    "build_builds",
+    "capture_options",
+    "kind_of",
+    "loose",
+    "owed_cards",
+    "push_build",
+    "raw_moves",
+    "taken",
+    "why_illegal",
+]
+
+BUILDS_KIND = "builds"  # the record's capture kind of a capture that takes builds and no loose card
+
+# The catalog keys the rules page uses for builds.
+MESSAGES = ("builds.title", "builds.intro", "builds.increase", "builds.multiple", "builds.owner", "builds.cards")
+
+SCHEMA: Mapping[str, Any] = {
+    "type": "object",
+    "description": "Builds: a player may play a card onto table cards as a build announced with a value they "
+    "hold a card of; a build is taken whole, only by a card of its value, and binds its owner (no trailing, "
+    "keep a card of its value).",
+    "properties": {
+        "cards": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Which cards take part in builds: played onto them, gathered into them, announced as "
+            "their value (a card condition; default: every card of a value above 0).",
+        },
+        "increase": {
+            "type": "boolean",
+            "default": True,
+            "description": "A single build may be raised to a higher value, by its owner or another player.",
+        },
+        "multiple": {
+            "type": "boolean",
+            "default": True,
+            "description": "Multiple builds: several groups of one value built together (never increased).",
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+class Build(NamedTuple):
+    """A build on the table: its cards (deck indexes, ascending), value, owner (a seat) and whether it is a
+    multiple build."""
+
+    cards: tuple[int, ...]
+    value: int
+    owner: int
+    multiple: bool
+
+
+class TableBuild(NamedTuple):
+    """A build as a seat sees it (:attr:`piglia.state.SeatView.builds`): its cards, value, owner, multiple."""
+
+    cards: tuple[Card, ...]
+    value: int
+    owner: int
+    multiple: bool
+
+
+@dataclass(frozen=True)
+class Builds:
+    """The compiled ``builds`` section."""
+
+    ok: tuple[bool, ...]  # per card: may it take part in builds?
+    increase: bool
+    multiple: bool
+    cards: Compiled | None = None  # the condition as written (for the rules page)
+
+    def phrase(self, page: Page) -> list[str]:
+        """The rules-page lines of the builds section."""
+        lines = [page.msg("builds.intro")]
+        if self.increase:
+            lines.append(page.msg("builds.increase"))
+        if self.multiple:
+            lines.append(page.msg("builds.multiple"))
+        lines.append(page.msg("builds.owner"))
+        if self.cards is not None:
+            lines.append(page.msg("builds.cards", mods=page.words.card_filter(self.cards)))
+        return lines
+
+
+def build_builds(b: BuildContext, spec: Mapping[str, Any]) -> Builds:
+    """Check and compile ``builds``."""
+    deck = b.deck
+    assert deck is not None
+    values = deck.value_of
+    cond: Compiled | None = None
+    ok = tuple(v > 0 for v in values)
+    if "cards" in spec:
+        cond = b.compiled(("builds", "cards"), spec["cards"], {"card": T.CARD}, T.BOOL, bare_card="card")
+        ok = tuple(o and bool(cond.fn(CardEnv(c, c))) for c, o in enumerate(ok))
+    if not any(ok):
+        raise b.fail(("builds", "cards") if "cards" in spec else ("builds",), "no card of the deck can be built with")
+    return Builds(ok, bool(spec.get("increase", True)), bool(spec.get("multiple", True)), cond)
+
+
+# -- play time ---------------------------------------------------------------------------------------------
+
+
+def _rules(state: State) -> Builds:
+    rules = state.game.variant.builds
+    assert rules is not None
+    return rules
+
+
+def loose(state: State) -> list[int]:
+    """The table cards in no build, in table order."""
+    if not state.builds:
+        return state.table
+    inside = {c for b in state.builds for c in b.cards}
+    return [c for c in state.table if c not in inside]
+
+
+def _forced(state: State, card: int, table: Sequence[int]) -> bool:
+    """Whether some capture kind makes ``card`` take a loose card with every capture (so builds alone are not a
+    capture)."""
+    for tier in state.game.variant.capture.tiers:
+        for kind in tier:
+            forced = getattr(kind, "forced", None)
+            if forced is not None and forced(card, table):
+                return True
+    return False
+
+
+def capture_options(state: State, card: int) -> list[tuple[Capture, str]]:
+    """The captures (with their kind) open to ``card``: the kinds' captures of loose cards, each with every
+    build of the card's value, and those builds alone unless a kind forces a loose card."""
+    rules = _rules(state)
+    table = loose(state)
+    options = state.game.variant.capture.options(card, table)
+    if not state.builds or not rules.ok[card]:
+        return options
+    value = state.game.variant.deck.value_of[card]
+    mine = tuple(c for b in state.builds if b.value == value for c in b.cards)
+    if not mine:
+        return options
+    out = [(tuple(sorted((*cap, *mine))), name) for cap, name in options]
+    if not _forced(state, card, table):
+        out.append((tuple(sorted(mine)), BUILDS_KIND))
+    out.sort()
+    return out
+
+
+def _with_builds(state: State, card: int, table: Sequence[int], caps: list[Capture]) -> list[Capture]:
+    """:func:`capture_options` without the kinds' names: the captures of loose cards ``caps`` with the builds."""
+    if not state.builds or not _rules(state).ok[card]:
+        return caps
+    value = state.game.variant.deck.value_of[card]
+    mine = tuple(c for b in state.builds if b.value == value for c in b.cards)
+    if not mine:
+        return caps
+    out = [tuple(sorted((*cap, *mine))) for cap in caps]
+    if not _forced(state, card, table):
+        out.append(tuple(sorted(mine)))
+    return out
+
+
+def kind_of(state: State, card: int, captured: Capture) -> str:
+    """The kind by which ``card`` takes ``captured`` (``""`` if none does)."""
+    for cap, name in capture_options(state, card):
+        if cap == captured:
+            return name
+    return ""
+
+
+def _build_options(state: State, card: int, held: set[int], table: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
+    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand."""
+    rules = _rules(state)
+    values = state.game.variant.deck.value_of
+    ok = rules.ok
+    pv = values[card]
+    lo = [c for c in table if ok[c]]
+    alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
+    found: set[tuple[tuple[int, ...], int]] = set()
+    memo: dict[int, set[int]] = {}
+
+    def cards(mask: int) -> tuple[int, ...]:
+        return tuple(lo[i] for i in range(len(lo)) if mask >> i & 1)
+
+    def groups_of(need: int) -> set[int]:
+        """Loose groups (masks) adding up to ``need``; the empty group when ``need`` is 0."""
+        if need == 0:
+            return {0}
+        if need < 0:
+            return set()
+        groups = memo.get(need)
+        if groups is None:
+            groups = memo[need] = _sum_groups(alts, need, 1, 10_000)
+        return groups
+
+    for v in sorted(held):
+        if v > pv:
+            for mask in groups_of(v - pv) - {0}:
+                found.add((tuple(sorted(cards(mask))), v))
+        if rules.increase:
+            for b in state.builds:
+                if not b.multiple and b.value < v and v - pv - b.value >= 0:
+                    for mask in groups_of(v - pv - b.value):
+                        found.add((tuple(sorted((*cards(mask), *b.cards))), v))
+        if rules.multiple and pv <= v:
+            heads = groups_of(v - pv)  # the played card's own group
+            if not heads:
+                continue
+            whole = groups_of(v)  # further groups of the value, from loose cards
+            more = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
+            if more is None:
+                raise PigliaError(f"builds: more than {DEFAULT_LIMIT} multiple builds of {v} on one table")
+            bases = [b for b in state.builds if b.value == v]
+            for h in heads:
+                for u in more:
+                    if not h & u:
+                        found.add((tuple(sorted(cards(h | u))), v))
+                for b in bases:
+                    found.add((tuple(sorted((*cards(h), *b.cards))), v))
+                    for u in more:
+                        if not h & u:
+                            found.add((tuple(sorted((*cards(h | u), *b.cards))), v))
+    return sorted(found, key=lambda o: (o[1], o[0]))
+
+
+def raw_moves(state: State) -> list[RawMove]:
+    """The legal moves of a variant with builds: captures, trails and builds, each keeping the owner's
+    obligations; in the order of :class:`~piglia.moves.Move` (card, what it takes, builds before plays)."""
+    rules = _rules(state)
+    values = state.game.variant.deck.value_of
+    ok = rules.ok
+    seat = state.to_move
+    hand = state.hands[seat]
+    owned = [b for b in state.builds if b.owner == seat]
+    table = loose(state)
+    out: list[tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], RawMove]] = []
+    # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
+    lists = state.game.variant.capture.hand_captures(hand, table)
+    for i, card in enumerate(hand):
+        rest = hand[:i] + hand[i + 1 :]
+        held = {values[c] for c in rest if ok[c]}
+        for cap in _with_builds(state, card, table, lists[i]):
+            taken_cards = set(cap)
+            if all(b.value in held for b in owned if b.cards[0] not in taken_cards):
+                out.append(((card, cap, 1, 0, ()), (card, cap)))
+        if not owned:
+            out.append(((card, (), 1, 0, ()), (card, ())))
+        if ok[card] and held:
+            for onto, value in _build_options(state, card, held, table):
+                used = set(onto)
+                if all(b.value in held for b in owned if b.cards[0] not in used):
+                    out.append(((card, (), 0, value, onto), BuildRaw(card, onto, value)))
+        if len(out) > MAX_MOVES:
+            raise MoveLimitError(len(hand), len(state.table))
+    out.sort(key=lambda m: m[0])
+    return [m for _key, m in out]
+
+
+def taken(state: State, captured: Sequence[int]) -> None:
+    """A capture took ``captured``: the builds among them leave the table."""
+    gone = set(captured)
+    state.builds = [b for b in state.builds if b.cards[0] not in gone]
+
+
+def push_build(state: State, raw: BuildRaw) -> None:
+    """Play the build move ``raw`` (unchecked: the caller took it from :func:`raw_moves`)."""
+    from piglia import dealflow  # the deal's flow builds on the mechanics: imported when first played
+    from piglia.scoring import score_play
+
+    game = state.game
+    variant = game.variant
+    values = variant.deck.value_of
+    card, onto, value = raw[0], raw.onto, raw.value
+    seat = state.to_move
+    team = game.players.team_of[seat]
+    used = set(onto)
+    base = next((b for b in state.builds if b.cards[0] in used), None)
+    # on a build of the same value: a multiple build; on a lower one: an increase; else new, multiple if more
+    single_total = values[card] + sum(values[c] for c in onto)
+    multiple = base.value == value if base is not None else single_total != value
+    last_play = not state.stock and sum(map(len, state.hands)) == 1
+    scored = score_play(state, card, (), "", team, last_play) if game.bonus_on_play else []
+    for name, points in scored:
+        state.deal_points[team] += points
+        state.deal_scores.append((name, team, points))
+    state.hands[seat].remove(card)
+    state.table.append(card)
+    state.builds = [b for b in state.builds if b is not base]
+    state.builds.append(Build(tuple(sorted((card, *onto))), value, seat, multiple))
+    state.plays.append((seat, card, ()))
+    if state.events is not None:
+        cards = variant.deck.cards
+        state._log(
+            Play(
+                state.deal_no,
+                seat,
+                cards[card].id,
+                [],
+                None,
+                [{"name": name, "points": points} for name, points in scored],
+                None,
+                value,
+                [cards[c].id for c in onto],
+            )
+        )
+    state.to_move = (seat + 1) % game.num_players
+    if not last_play:
+        if variant.declarations is not None:
+            declarations.turn_begins(state)
+        if state.auto_deal and state.stock and not any(state.hands):
+            dealflow.refill_from_stock(state)
+        return
+    dealflow.end_deal(state)
+
+
+def why_illegal(state: State, raw: RawMove) -> str | None:
+    """Words for why a move of a variant with builds is not legal (None: the generic reasons apply)."""
+    deck = state.game.variant.deck
+    seat = state.to_move
+    card = raw[0]
+    if card not in state.hands[seat]:
+        return None
+    owned = [b for b in state.builds if b.owner == seat]
+    if isinstance(raw, BuildRaw):
+        return (
+            f"the {deck.cards[card].name} cannot build {raw.value} on "
+            f"{'+'.join(deck.cards[c].id for c in raw.onto)}: a build needs loose cards (or one build) that make "
+            "the value with it, a card of that value kept in the hand, and leaves every build you own covered"
+        )
+    if not raw[1] and owned:
+        return "you own a build: you may not leave a card on the table (capture, build or increase instead)"
+    if owned:
+        return "every build you own must stay covered by a card of its value in your hand"
+    return None
+
+
+def owed_cards(variant: Variant, builds: Sequence[TableBuild], seat: int, unseen: list[int]) -> dict[int, list[int]]:
+    """For a player imagining the hidden hands: per other seat that owns builds, one card of ``unseen`` of each
+    owned build's value (its owner must hold one), taken out of ``unseen`` (the first such card in its order)."""
+    rules = variant.builds
+    if rules is None:
+        return {}
+    values = variant.deck.value_of
+    out: dict[int, list[int]] = {}
+    for b in builds:
+        if b.owner == seat:
+            continue
+        have = out.setdefault(b.owner, [])
+        if any(values[c] == b.value for c in have):
+            continue
+        pick = next((c for c in unseen if rules.ok[c] and values[c] == b.value), None)
+        if pick is not None:
+            have.append(pick)
+            unseen.remove(pick)
+    return out
+
+
+def view_of(state: State) -> tuple[TableBuild, ...]:
+    """The builds as a seat sees them (public)."""
+    cards = state.game.variant.deck.cards
+    return tuple(TableBuild(tuple(cards[c] for c in b.cards), b.value, b.owner, b.multiple) for b in state.builds)
