@@ -24,7 +24,7 @@ from pettingzoo.test.seed_test import check_environment_deterministic
 
 import piglia
 import piglia.env as penv
-from piglia.env.encoding import Encoder, capture_rank
+from piglia.env.encoding import Encoder, build_rank, capture_rank
 from piglia.spec import builtin_names
 from piglia.state import Game, State
 
@@ -36,13 +36,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
     pytest.mark.filterwarnings("ignore:.*A Box observation space (minimum|maximum) value is"),
 ]
-# Variants with builds are refused by the environments (tests/test_rules_cassino.py says so): the others, all counts.
-GAMES = [
-    (name, n)
-    for name in builtin_names()
-    if (variant := piglia.load_variant(name)).builds is None
-    for n in variant.player_counts
-]
+GAMES = [(name, n) for name in builtin_names() for n in piglia.load_variant(name).player_counts]
 IDS = [f"{name}-{n}p" for name, n in GAMES]
 
 
@@ -124,8 +118,13 @@ def check_mapping(enc: Encoder, state: State) -> int:
     assert len(set(actions.values())) == len(actions)
     assert set(actions.values()) <= set(moves)
     for action, move in actions.items():
+        if action >= enc.build_base:  # the build block (variants with builds only)
+            assert move.is_build and enc.build_slots
+            card, choice = divmod(action - enc.build_base, enc.build_slots)
+            assert card == move.card.index
+            continue
         card, choice = divmod(action, enc.slots)
-        assert card == move.card.index
+        assert card == move.card.index and not move.is_build
         assert (choice == 0) == (not move.captured)
     # independent of the order the moves are listed in
     shuffled = list(moves)
@@ -135,7 +134,9 @@ def check_mapping(enc: Encoder, state: State) -> int:
     dropped = set(moves) - set(actions.values())
     for played in {m.card for m in moves}:
         captures = sorted((m for m in moves if m.card == played and m.captured), key=capture_rank)
-        assert {m for m in dropped if m.card == played} == set(captures[enc.capture_slots :])
+        made = sorted((m for m in moves if m.card == played and m.is_build), key=build_rank)
+        left = set(captures[enc.capture_slots :]) | set(made[enc.build_slots :])
+        assert {m for m in dropped if m.card == played} == left
         assert any(m.card == played for m in actions.values()), "every playable card keeps an action"
     mask = enc.mask(actions)
     assert mask.dtype == np.int8 and set(np.flatnonzero(mask)) == set(actions)
@@ -154,8 +155,9 @@ def test_action_mapping_is_a_bijection_onto_the_legal_moves(name: str, players: 
         dropped += left_out
         total += len(state.legal_moves())
     # with the default 7 capture slots almost nothing is ever left out (docs/rl.md gives the rates); a game of
-    # several sets per play, with optional captures (Tablanette), leaves out a little more
-    assert dropped <= total * (0.05 if name == "tablanette" else 0.02)
+    # several sets per play, with optional captures (Tablanette), leaves out a little more, and so does one with
+    # builds (Cassino: about 1% of turns, where random play has left dozens of possible builds)
+    assert dropped <= total * {"tablanette": 0.05, "cassino": 0.08}.get(name, 0.02)
 
 
 @pytest.mark.parametrize("name", ["scopa", "escoba", "cicera"])

@@ -431,16 +431,33 @@ def test_the_web_table_refuses_builds_with_a_clear_message(cassino: Variant) -> 
     assert r.status_code == 422 and "piglia play cassino" in r.text
 
 
-def test_the_rl_environments_refuse_builds_with_a_clear_message(cassino: Variant) -> None:
+def test_the_rl_environments_encode_build_moves_and_the_builds(cassino: Variant) -> None:
+    # CA2.1: a build is a move of its own and a unit on the table: an action in a block of its own, and a plane
     pytest.importorskip("pettingzoo")
-    import piglia.env as rl
     from piglia.env.encoding import Encoder
 
-    with pytest.raises(piglia.PigliaError, match="builds, which the RL environments do not encode"):
-        Encoder(Game(cassino))
-    for make in (rl.env, rl.parallel_env, rl.SingleAgentEnv):
-        with pytest.raises(piglia.PigliaError, match="use a variant without builds"):
-            make("cassino")
+    game = Game(cassino)
+    enc = Encoder(game)
+    d = len(cassino.deck)
+    assert enc.num_actions == d * enc.slots + d * enc.build_slots
+    state = game.position(
+        hands=[["3c", "9h", "5d"], ["2s", "Kc", "8d"]],
+        table=["4s", "2h", "6c", "3d"],
+        builds=[(["6c", "3d"], 9, 1, False)],
+        to_move=0,
+    )
+    moves = state.legal_moves()
+    actions = enc.actions(moves)
+    assert sorted(map(str, actions.values())) == sorted(map(str, moves))  # one to one: few enough for the slots
+    made = {a: m for a, m in actions.items() if m.is_build}
+    assert made and all(a >= enc.build_base for a in made)
+    assert all(enc.describe(a).startswith(m.card.id + " build #") for a, m in made.items())
+    extras = enc.observation(state.view(0))[enc.layout.slice("extras")].reshape(3, d)
+    idx = cassino.deck.parse_card
+    assert {i: float(v) for i, v in enumerate(extras[1]) if v} == {idx("6c").index: 0.5, idx("3d").index: 0.5}
+    # seat 1 owns the build: its own side's, marked 1
+    mine = enc.observation(state.view(1))[enc.layout.slice("extras")].reshape(3, d)[1]
+    assert mine[idx("6c").index] == 1.0
 
 
 def test_piglia_list_shows_cassino() -> None:

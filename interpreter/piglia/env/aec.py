@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from piglia.env.encoding import DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
 from piglia.moves import Move
 from piglia.spec import load_variant
 from piglia.state import Game, State
@@ -74,7 +74,8 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
 
     ``variant`` is a built-in name, a rule file path or a :class:`Variant`; ``players`` a player count the
     variant allows (default: its first). Options: ``capture_slots`` (capture choices per card in the action
-    space, default 7), ``deal_reward`` (weight of the shaped per-deal reward, default 0: match result only),
+    space, default 7), ``build_slots`` (build moves per card, variants with builds only, default 12),
+    ``deal_reward`` (weight of the shaped per-deal reward, default 0: match result only),
     ``max_turns`` (truncate the episode after this many moves; default none: a match always ends),
     ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it).
     """
@@ -91,6 +92,7 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         players: int | None = None,
         *,
         capture_slots: int = DEFAULT_CAPTURE_SLOTS,
+        build_slots: int = DEFAULT_BUILD_SLOTS,
         deal_reward: float = 0.0,
         max_turns: int | None = None,
         render_mode: str | None = None,
@@ -99,7 +101,7 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
         self.game = make_game(variant, players)
-        self.encoder = Encoder(self.game, capture_slots)
+        self.encoder = Encoder(self.game, capture_slots, build_slots)
         self.deal_reward = float(deal_reward)
         self.max_turns = max_turns
         self.render_mode = render_mode

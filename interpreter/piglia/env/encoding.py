@@ -10,7 +10,9 @@ block                           size      meaning
 card planes                     5 x D     one-hot location of every card as this seat knows it: own hand, table,
                                           own side's pile, other sides' piles, unseen (others' hands and stock)
 extras                          3 x D     pile top (the table's top card, in variants whose rules read it:
-                                          mechanics/pile.py); builds (reserved: zero); declared hands (the
+                                          mechanics/pile.py); builds (a card in a build: 1 when its owner is
+                                          on this seat's side, 0.5 otherwise: mechanics/builds.py); declared
+                                          hands (the
                                           cards a declaration made public and still in a hand, any seat's:
                                           mechanics/declarations.py; another seat's are not in "unseen")
 stock                           1         cards left in the stock / D
@@ -26,6 +28,10 @@ without capturing; choices 1.. are that card's legal captures in canonical rank 
 by the captured cards' deck indexes). Captures ranked beyond the last slot are not offered (see
 :meth:`Encoder.actions`); with the default 7 capture slots that is under 1% of turns in the variants with the
 most capture choices and never in most built-in variants (docs/rl.md gives the measured rates).
+
+Variants with builds (a rule file's ``builds`` section) have a second block after those: ``D * slots +
+card * build_slots + choice`` is that card's build move number ``choice`` (build, increase or multiple build),
+ranked by :func:`build_rank`; other variants have no such block, so their action numbers never move.
 """
 
 from __future__ import annotations
@@ -36,15 +42,15 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
-from piglia.errors import PigliaError
 from piglia.moves import Move
 from piglia.state import Game, SeatView
 
-__all__ = ["DEFAULT_CAPTURE_SLOTS", "Encoder", "Layout", "capture_rank"]
+__all__ = ["DEFAULT_BUILD_SLOTS", "DEFAULT_CAPTURE_SLOTS", "Encoder", "Layout", "build_rank", "capture_rank"]
 
 DEFAULT_CAPTURE_SLOTS = 7
+DEFAULT_BUILD_SLOTS = 12
 CARD_PLANES = ("hand", "table", "own_pile", "other_piles", "unseen")
-EXTRA_PLANES = ("pile_top", "builds", "declared")  # builds reserved, zero-filled (see the module text)
+EXTRA_PLANES = ("pile_top", "builds", "declared")
 DEFAULT_SCALE = 11  # scores are divided by the match target; a match played for a number of deals uses 11
 
 
@@ -66,28 +72,36 @@ def capture_rank(move: Move) -> tuple[int, tuple[int, ...]]:
     return (-len(move.captured), tuple(c.index for c in move.captured))
 
 
+def build_rank(move: Move) -> tuple[int, int, tuple[int, ...]]:
+    """The canonical order of one card's build moves: by announced value, then most table cards joined first,
+    then by the joined cards' deck indexes."""
+    return (move.value, -len(move.onto), tuple(c.index for c in move.onto))
+
+
 class Encoder:
     """Observation vectors, action masks and the action <-> move mapping for one game (variant and player count).
 
     ``capture_slots`` is the number of capture choices per card (at least 1); the action space has
-    ``deck size * (1 + capture_slots)`` actions.
+    ``deck size * (1 + capture_slots)`` actions, plus ``deck size * build_slots`` in a variant with builds.
     """
 
-    def __init__(self, game: Game, capture_slots: int = DEFAULT_CAPTURE_SLOTS) -> None:
+    def __init__(
+        self, game: Game, capture_slots: int = DEFAULT_CAPTURE_SLOTS, build_slots: int = DEFAULT_BUILD_SLOTS
+    ) -> None:
         if capture_slots < 1:
             raise ValueError(f"capture_slots must be at least 1, not {capture_slots}")
-        if game.variant.builds is not None:  # a build move (mechanics/builds.py) has no action number yet
-            raise PigliaError(
-                f"{game.variant.name} has builds, which the RL environments do not encode yet (no action for a "
-                "build move, no observation of the builds): use a variant without builds"
-            )
+        if build_slots < 1:
+            raise ValueError(f"build_slots must be at least 1, not {build_slots}")
         self.game = game
         self.deck_size = len(game.variant.deck)
         self.num_players = game.num_players
         self.num_teams = game.num_teams
         self.capture_slots = capture_slots
         self.slots = 1 + capture_slots
-        self.num_actions = self.deck_size * self.slots
+        # the build block exists only where the rules have builds: every other variant keeps its action numbers
+        self.build_slots = build_slots if game.variant.builds is not None else 0
+        self.build_base = self.deck_size * self.slots
+        self.num_actions = self.build_base + self.deck_size * self.build_slots
         self.hand_size = max(1, game.deal_rules.hand)
         # The first extras plane marks the table's top card where the rules read it (a pile kind, a bonus on top).
         kinds = [k for tier in game.variant.capture.tiers for k in tier]
@@ -141,10 +155,15 @@ class Encoder:
                 obs[base + card.index] = 1.0
         for card in view.unseen:
             obs[4 * d + card.index] = 1.0
-        # extras: the pile-top plane (variants whose rules read the top card); builds reserved; declared hands
+        # extras: the pile-top plane (variants whose rules read the top card); builds; declared hands
         extras = self.layout.blocks["extras"][0]
         if self.pile_top and view.table:
             obs[extras + view.table[-1].index] = 1.0
+        team_of = self.game.team_of
+        for build in view.builds:  # public; its cards are on the table plane too
+            mark = 1.0 if team_of[build.owner] == view.team else 0.5
+            for card in build.cards:
+                obs[extras + d + card.index] = mark
         for cards in view.shown:  # public once declared: the view leaves them out of ``unseen``
             for card in cards:
                 obs[extras + 2 * d + card.index] = 1.0
@@ -175,9 +194,12 @@ class Encoder:
         always move, and the mapping is one to one on the moves it keeps.
         """
         by_card: dict[int, list[Move]] = {}
+        builds: dict[int, list[Move]] = {}
         out: dict[int, Move] = {}
         for move in moves:
-            if move.captured:
+            if move.is_build:
+                builds.setdefault(move.card.index, []).append(move)
+            elif move.captured:
                 by_card.setdefault(move.card.index, []).append(move)
             else:
                 out[move.card.index * self.slots] = move
@@ -185,6 +207,11 @@ class Encoder:
             base = card * self.slots + 1
             captures.sort(key=capture_rank)
             for k, move in enumerate(captures[: self.capture_slots]):
+                out[base + k] = move
+        for card, made in builds.items():  # build moves ranked beyond the last build slot are not offered
+            base = self.build_base + card * self.build_slots
+            made.sort(key=build_rank)
+            for k, move in enumerate(made[: self.build_slots]):
                 out[base + k] = move
         return out
 
@@ -210,6 +237,9 @@ class Encoder:
         """An action index in words: ``7d lay`` or ``7d capture #2``."""
         if not 0 <= action < self.num_actions:
             return f"action {action} (out of range 0..{self.num_actions - 1})"
+        if action >= self.build_base:
+            card, choice = divmod(action - self.build_base, self.build_slots)
+            return f"{self.game.variant.deck.cards[card].id} build #{choice + 1}"
         card, choice = divmod(action, self.slots)
         name = self.game.variant.deck.cards[card].id
         return f"{name} lay" if choice == 0 else f"{name} capture #{choice}"

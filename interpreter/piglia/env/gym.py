@@ -20,7 +20,7 @@ import gymnasium
 import numpy as np
 
 from piglia.env.aec import Observation, deal_rewards, make_game, render_text
-from piglia.env.encoding import DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
 from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.state import State
@@ -47,6 +47,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         *,
         seat: int | None = None,
         capture_slots: int = DEFAULT_CAPTURE_SLOTS,
+        build_slots: int = DEFAULT_BUILD_SLOTS,
         deal_reward: float = 0.0,
         illegal_action: str = "raise",
         render_mode: str | None = None,
@@ -62,7 +63,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         make_player(opponent)  # a bad name fails here, not at the first reset
         self.opponent = opponent
         self.fixed_seat = seat
-        self.encoder = Encoder(self.game, capture_slots)
+        self.encoder = Encoder(self.game, capture_slots, build_slots)
         self.deal_reward = float(deal_reward)
         self.render_mode = render_mode
         self.observation_space = self.encoder.observation_space

@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from piglia.env.aec import Observation, PigliaEnv, deal_rewards, make_game
-from piglia.env.encoding import DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
 from piglia.moves import Move
 from piglia.state import State
 from piglia.variant import Variant
@@ -107,12 +107,13 @@ class VectorEnv:
         players: int | None = None,
         *,
         capture_slots: int = DEFAULT_CAPTURE_SLOTS,
+        build_slots: int = DEFAULT_BUILD_SLOTS,
         deal_reward: float = 0.0,
     ) -> None:
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.game = make_game(variant, players)
-        self.encoder = Encoder(self.game, capture_slots)
+        self.encoder = Encoder(self.game, capture_slots, build_slots)
         self.num_envs = num_envs
         self.deal_reward = float(deal_reward)
         self.observation_space = self.encoder.observation_space
