@@ -414,11 +414,9 @@ def test_the_terminal_game_plays_cassino(tmp_path: Path) -> None:
     assert run_piglia("replay", records[0].name, cwd=tmp_path).returncode == 0
 
 
-def test_the_web_table_refuses_builds_with_a_clear_message(cassino: Variant) -> None:
-    from piglia.web.sessions import GameStore
-
-    with pytest.raises(piglia.PigliaError, match="cannot show yet: play it in the terminal"):
-        GameStore().create(cassino, players=None, seat=0, opponents="greedy", seed=1, lang="en")
+def test_the_web_table_plays_cassino_with_builds(cassino: Variant) -> None:
+    # CA2.1: builds are moves of their own and units on the table: the API lists build moves with their value and
+    # the table cards they join, shows the builds (public), and a whole match is played through it
     pytest.importorskip("starlette")
     pytest.importorskip("httpx")
     with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same
@@ -426,9 +424,33 @@ def test_the_web_table_refuses_builds_with_a_clear_message(cassino: Variant) -> 
         from starlette.testclient import TestClient
     from piglia.web.app import create_app
 
+    seen_build_move = seen_build = False
     with TestClient(create_app()) as client:
         r = client.post("/api/games", json={"variant": "cassino", "seat": 0, "opponents": "greedy", "seed": 5})
-    assert r.status_code == 422 and "piglia play cassino" in r.text
+        assert r.status_code == 201, r.text
+        game_id = r.json()["id"]
+        game = client.get(f"/api/games/{game_id}").json()
+        turns = 0
+        while not game["finished"]:
+            moves = game["legal_moves"]
+            builds = [m for m in moves if m["build"]]
+            for m in builds:
+                seen_build_move = True
+                assert m["notation"] == f"{m['card']} on {'+'.join(m['build']['onto'])} = {m['build']['value']}"
+                assert m["captured"] == [] and set(m["build"]["onto"]) <= set(game["table"])
+            choice = builds[0] if builds else moves[-1]  # build whenever possible
+            r = client.post(f"/api/games/{game_id}/moves", json={"move": choice["index"]})
+            assert r.status_code == 200, r.text
+            game = r.json()
+            for b in game["builds"]:
+                seen_build = True
+                assert set(b["cards"]) <= set(game["table"]) and b["value"] > 0
+            turns += 1
+            assert turns < 500
+        record = client.get(f"/api/games/{game_id}/record").text
+    assert seen_build_move and seen_build
+    count, errors = verify_lines(record.splitlines(), "web.jsonl", variant=cassino)
+    assert count == 1 and [str(e) for e in errors] == []
 
 
 def test_the_rl_environments_encode_build_moves_and_the_builds(cassino: Variant) -> None:

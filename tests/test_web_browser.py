@@ -301,6 +301,40 @@ def test_an_opponents_declared_hand_is_drawn_face_up(page: Any, server: str) -> 
     assert [faces.nth(i).get_attribute("data-id") for i in range(len(shown))] == shown
 
 
+def test_a_cassino_build_made_by_clicks_and_drawn_as_one_unit(page: Any, server: str) -> None:
+    # RULES.md CA2.1: a build joins a hand card to table cards under a value the player holds a card for; it lies on
+    # the table as one unit (its cards together, its value, its owner)
+    start(page, server, "cassino", 2, 5)
+    for _ in range(40):
+        g = game(page)
+        builds = [m for m in g["legal_moves"] if m["build"]]
+        if builds:
+            break
+        click_move(
+            page, g["legal_moves"][-1], len([m for m in g["legal_moves"] if m["card"] == g["legal_moves"][-1]["card"]])
+        )
+    else:
+        pytest.fail("no build move offered in 40 turns")
+    move = builds[0]
+    page.click(f".hand .card[data-id='{move['card']}']")
+    page.click(f"#options .option[data-index='{move['index']}']")
+    assert "builds" in page.locator("#play").inner_text()
+    for card in move["build"]["onto"]:  # the joined cards are the ones picked
+        assert "picked" in (page.locator(f"#table .card[data-id='{card}']").get_attribute("class") or "")
+    before = g["event_count"]
+    page.click("#play")
+    page.wait_for_function(f"window.piglia.game().event_count > {before}")
+    after = game(page)
+    mine = [e for e in after["events"] if e["event"] == "play" and e["player"] == 0 and e.get("build")]
+    assert mine and mine[-1]["build"] == move["build"]["value"]
+    for b in after["builds"]:  # whatever builds lie on the table now are drawn as units
+        group = page.locator(f"#table .build[data-value='{b['value']}']")
+        assert group.count() >= 1
+        assert sorted(group.first.locator(".card").evaluate_all("els => els.map(e => e.dataset.id)")) == sorted(
+            b["cards"]
+        )
+
+
 def test_phone_sized_screen(browser: Any, server: str) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True)
     pg = context.new_page()

@@ -156,6 +156,11 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
         "table": [c.id for c in view.table],
         "stock": view.stock_size,
         "face_down": view.face_down,  # table cards lying face down: how many, never which
+        # the builds on the table (public): their cards, announced value, owner seat, whether multiple
+        "builds": [
+            {"cards": [c.id for c in b.cards], "value": b.value, "owner": b.owner, "multiple": b.multiple}
+            for b in view.builds
+        ],
         # per seat, the cards of its hand a declaration made public (empty lists when the rules have none)
         "shown": [[c.id for c in cards] for cards in view.shown] or [[] for _ in range(game.num_players)],
         "score": {

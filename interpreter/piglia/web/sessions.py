@@ -141,11 +141,6 @@ class GameStore:
         request does not fit the rules (a player count the variant does not allow, a seat out of range...)."""
         if opponents not in AI_PLAYERS:
             raise PigliaError(f"unknown opponents {opponents!r}; choose one of: {', '.join(AI_PLAYERS)}")
-        if variant.builds is not None:  # the table page does not draw builds (mechanics/builds.py) yet
-            raise PigliaError(
-                f"{variant.name} has builds, which the web table cannot show yet: play it in the terminal "
-                f"(piglia play {variant.name})"
-            )
         game = Game(variant, players)
         if not 0 <= seat < game.num_players:
             raise PigliaError(f"seat must be from 0 to {game.num_players - 1}")

@@ -121,7 +121,8 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "refill": ("deal", "stock"),
     "opening": ("deal", "player", "name", "points", "captured"),
     "declare": ("deal", "player", "name", "points", "cards", "named"),  # a declared hand is shown face up
-    "play": ("deal", "player", "card", "captured", "kind", "bonuses", "face_down"),  # face_down: seen once taken
+    # face_down: seen once taken; build and onto: a build move's value and the table cards it joined (public)
+    "play": ("deal", "player", "card", "captured", "kind", "bonuses", "face_down", "build", "onto"),
     "deal_end": ("deal", "leftover", "awards", "points", "totals"),
     "match_end": ("totals", "winner", "reason"),
 }
@@ -300,8 +301,10 @@ def move_marks(state: State, texts: VariantTexts) -> list[dict[str, Any]]:
                 {"name": b["name"], "points": b["points"], "label": texts.name(b["name"])} for b in play["bonuses"]
             ]
         kind = state.game.variant.capture.kind_of(card, table, captured) if captured else ""
+        build = {"value": move.value, "onto": [c.id for c in move.onto]} if move.is_build else None
         out.append(
             {
+                "build": build,  # a build move (mechanics/builds.py): the value announced, the table cards joined
                 "index": index,
                 "notation": str(move),
                 "card": cards[card].id,

@@ -12,6 +12,7 @@ let G = null;            // the game as the server last sent it
 let shown = 0;           // public events already taken into account
 let selected = null;     // the hand card chosen
 let picks = new Set();   // the table cards chosen
+let chosenBuild = null;  // the build move chosen from the list (several may join the same cards)
 let overlayQueue = [];   // sheets and results waiting to be shown
 let recent = [];         // the plays since the person's last move
 let variantsList = [];
@@ -128,11 +129,15 @@ function optionsOf(card) {
 
 function chosenMove() {
   if (selected === null) return null;
-  return optionsOf(selected).find((m) => m.captured.length === picks.size && m.captured.every((c) => picks.has(c)))
-    || null;
+  const same = (cards) => cards.length === picks.size && cards.every((c) => picks.has(c));
+  if (chosenBuild && chosenBuild.card === selected && same(chosenBuild.build.onto)) return chosenBuild;
+  // the picked table cards as a capture, else as the cards a build joins (RULES.md CA2.1)
+  return optionsOf(selected).find((m) => !m.build && same(m.captured))
+    || optionsOf(selected).find((m) => m.build && picks.size && same(m.build.onto)) || null;
 }
 
-function moveWords(card, captured) {
+function moveWords(card, captured, build = null) {
+  if (build) return t("builds", { card: cardName(card), value: build.value, cards: listWords(build.onto.map(cardName)) });
   if (!captured.length) return t("stays", { card: cardName(card) });
   return t("takes", { card: cardName(card), cards: listWords(captured.map(cardName)) });
 }
@@ -146,13 +151,14 @@ function bonusBadges(bonuses, clears) {
 function select(card) {
   if (!myMoves().length || busy) return;
   message = null;
+  chosenBuild = null;
   if (selected === card) {
     selected = null;
     picks = new Set();
   } else {
     selected = card;
     const options = optionsOf(card);
-    picks = new Set(options.length === 1 ? options[0].captured : []);
+    picks = new Set(options.length === 1 && !options[0].build ? options[0].captured : []);
   }
   render();
 }
@@ -167,7 +173,8 @@ function togglePick(card) {
 
 function chooseOption(move) {
   selected = move.card;
-  picks = new Set(move.captured);
+  chosenBuild = move.build ? move : null;
+  picks = new Set(move.build ? move.build.onto : move.captured);
   message = null;
   render();
 }
@@ -183,7 +190,7 @@ function cycleOption(step) {
 async function play() {
   if (selected === null || busy || !myMoves().length) return;
   const move = chosenMove();
-  const notation = picks.size ? `${selected} x ${[...picks].join("+")}` : selected;
+  const notation = picks.size ? `${selected} x ${[...picks].join("+")}` : selected;  // refused with the reason
   busy = true;
   renderStatus();
   try {
@@ -191,6 +198,7 @@ async function play() {
     const data = await api("POST", `/api/games/${G.id}/moves`, { move: move ? move.index : notation, since: before,
       lang });
     selected = null;
+    chosenBuild = null;
     picks = new Set();
     message = null;
     accept(data, before);
@@ -405,19 +413,26 @@ function renderSeats() {
         ...bonusBadges([{ label: e.label, points: e.points }], false), ...e.captured.map(miniEl));
     }
     return el("div", { class: "recent-row" }, el("b", {}, seatName(e.player)), miniEl(e.card),
-      e.captured.length ? el("span", { class: "arrow" }, t("takes_short")) : el("span", { class: "arrow" }, t("placed")),
-      ...e.captured.map(miniEl), ...bonusBadges(e.bonuses, false));
+      e.captured.length ? el("span", { class: "arrow" }, t("takes_short"))
+        : e.build ? el("span", { class: "arrow" }, `= ${e.build}`) : el("span", { class: "arrow" }, t("placed")),
+      ...e.captured.map(miniEl), ...(e.onto || []).map(miniEl), ...bonusBadges(e.bonuses, false));
   });
   $("recent").replaceChildren(recentBox.length ? el("h3", {}, t("recent")) : "", ...recentBox);
 }
 
 function renderTable() {
-  const reachable = new Set(selected === null ? [] : optionsOf(selected).flatMap((m) => m.captured));
-  const cards = G.table.map((id, i) => cardEl(id, {
+  const reachable = new Set(selected === null ? [] : optionsOf(selected).flatMap((m) => m.build ? m.build.onto : m.captured));
+  const inBuild = new Map((G.builds || []).flatMap((b) => b.cards.map((c) => [c, b])));
+  const cardOf = (id) => cardEl(id, {
     class: `${picks.has(id) ? "picked" : ""} ${reachable.has(id) ? "reachable" : ""}`,
-    badge: selected !== null ? String.fromCharCode(97 + i) : null,
+    badge: selected !== null ? String.fromCharCode(97 + G.table.indexOf(id)) : null,
     onclick: () => togglePick(id),
-  }));
+  });
+  const cards = G.table.filter((id) => !inBuild.has(id)).map(cardOf);
+  for (const b of G.builds || []) {  // a build is one unit on the table: its cards together, its value, its owner
+    cards.push(el("span", { class: "build", "data-value": b.value, "data-owner": b.owner },
+      el("small", {}, t("build_label", { value: b.value, who: seatName(b.owner) })), ...b.cards.map(cardOf)));
+  }
   if (G.face_down) {  // face-down cards under the pile: their number is public, which ones is not
     cards.unshift(el("span", { class: "face-down", title: t("face_down_n", { n: G.face_down }) }, backEl(),
       el("small", {}, t("face_down_n", { n: G.face_down }))));
@@ -451,7 +466,7 @@ function renderHand() {
     for (const m of optionsOf(selected)) {
       box.append(el("button", { type: "button", class: `option ${chosen === m ? "chosen" : ""}`, "data-index": m.index,
         "data-notation": m.notation, onclick: () => chooseOption(m), ondblclick: () => { chooseOption(m); play(); } },
-      el("span", { class: "words" }, moveWords(m.card, m.captured)), ...bonusBadges(m.bonuses, m.clears_table)));
+      el("span", { class: "words" }, moveWords(m.card, m.captured, m.build)), ...bonusBadges(m.bonuses, m.clears_table)));
     }
   }
   const over = $("over-actions");
@@ -464,7 +479,7 @@ function renderHand() {
   $("hand").classList.toggle("many", G.hand.length > 7);
   $("play").hidden = $("cancel").hidden = G.finished;
   $("play").disabled = selected === null || busy;
-  $("play").textContent = chosen ? `${t("play")}: ${moveWords(chosen.card, chosen.captured)}` : t("play");
+  $("play").textContent = chosen ? `${t("play")}: ${moveWords(chosen.card, chosen.captured, chosen.build)}` : t("play");
   $("cancel").disabled = selected === null;
 }
 
@@ -694,7 +709,7 @@ async function main() {
   });
   $("new-match").addEventListener("click", newMatch);
   $("play").addEventListener("click", play);
-  $("cancel").addEventListener("click", () => { selected = null; picks = new Set(); message = null; render(); });
+  $("cancel").addEventListener("click", () => { selected = null; chosenBuild = null; picks = new Set(); message = null; render(); });
   $("setup-form").addEventListener("submit", start);
   $("f-variant").addEventListener("change", fillPlayers);
   $("f-rules").addEventListener("change", () => checkRules($("f-rules").files[0]));
