@@ -82,6 +82,14 @@ def write_variant(tmp_path: Path, text: str, name: str = "v.yaml") -> Path:
     return path
 
 
+def with_target(folder_factory: pytest.TempPathFactory, base: str, target: int) -> Variant:
+    """Built-in variant ``base`` with its match played to ``target``: the same rules in shorter matches (a target of
+    1 makes a match one deal), for tests that simulate hundreds of matches."""
+    folder = folder_factory.mktemp(f"{base}-{target}")
+    text = f"name: {base}-to-{target}\nextends: {base}\nmatch: {{target: {target}}}\n"
+    return piglia.load_variant(write_variant(folder, text))
+
+
 # -- records ------------------------------------------------------------------------------------------------
 
 

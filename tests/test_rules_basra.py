@@ -24,7 +24,7 @@ from conftest import (
     position,
     record_errors,
     run_piglia,
-    write_variant,
+    with_target,
 )
 from piglia.players import make_player
 from piglia.record import verify_lines, write_events
@@ -41,15 +41,13 @@ def basra() -> Variant:
 @pytest.fixture(scope="module")
 def short_basra(tmp_path_factory: pytest.TempPathFactory) -> Variant:
     """Basra with a match to 40 (one or two deals): the same rules, shorter matches for simulation."""
-    folder = tmp_path_factory.mktemp("basra")
-    return piglia.load_variant(write_variant(folder, "name: basra-short\nextends: basra\nmatch: {target: 40}\n"))
+    return with_target(tmp_path_factory, "basra", 40)
 
 
 @pytest.fixture(scope="module")
 def one_deal_basra(tmp_path_factory: pytest.TempPathFactory) -> Variant:
     """Basra with a match to 1: a match is (almost always) one deal; for 300 cheap matches."""
-    folder = tmp_path_factory.mktemp("basra1")
-    return piglia.load_variant(write_variant(folder, "name: basra-one\nextends: basra\nmatch: {target: 1}\n"))
+    return with_target(tmp_path_factory, "basra", 1)
 
 
 # -- BA1: setup ------------------------------------------------------------------------------------------

@@ -17,7 +17,16 @@ from typing import Any
 import pytest
 
 import piglia
-from conftest import award_entries, bonuses_of_last_play, edit_event, events_of, play, record_errors, write_variant
+from conftest import (
+    award_entries,
+    bonuses_of_last_play,
+    edit_event,
+    events_of,
+    play,
+    record_errors,
+    with_target,
+    write_variant,
+)
 from piglia.mechanics.builds import Build
 from piglia.moves import Move
 from piglia.players import make_player
@@ -38,8 +47,7 @@ def cassino() -> Variant:
 @pytest.fixture(scope="module")
 def one_deal(tmp_path_factory: pytest.TempPathFactory) -> Variant:
     """Cassino with a match to 1: a match is (almost always) one deal; for 300 cheap matches."""
-    folder = tmp_path_factory.mktemp("cassino1")
-    return piglia.load_variant(write_variant(folder, "name: cassino-one\nextends: cassino\nmatch: {target: 1}\n"))
+    return with_target(tmp_path_factory, "cassino", 1)
 
 
 def at(variant: Variant, hands: list[list[str]], table: list[str], builds: list[Spec] = (), **kw: Any) -> State:  # type: ignore[assignment]

@@ -23,7 +23,7 @@ from conftest import (
     play,
     position,
     run_piglia,
-    write_variant,
+    with_target,
 )
 from piglia.players.knowledge import determinize
 from piglia.record import verify_lines, write_events
@@ -40,8 +40,7 @@ def ci() -> Variant:
 @pytest.fixture(scope="module")
 def one_deal_ci(tmp_path_factory: pytest.TempPathFactory) -> Variant:
     """Cirulla with a match to 1: a match is one deal (the same rules); for 300 cheap matches."""
-    folder = tmp_path_factory.mktemp("ci1")
-    return piglia.load_variant(write_variant(folder, "name: ci-one\nextends: cirulla\nmatch: {target: 1}\n"))
+    return with_target(tmp_path_factory, "cirulla", 1)
 
 
 def ids(state: State, cards: list[int] | tuple[int, ...]) -> list[str]:

@@ -19,6 +19,7 @@ from conftest import (
     play,
     position,
     run_piglia,
+    with_target,
     write_variant,
 )
 from piglia.players import make_player
@@ -36,8 +37,7 @@ def tab() -> Variant:
 @pytest.fixture(scope="module")
 def one_deal_tab(tmp_path_factory: pytest.TempPathFactory) -> Variant:
     """Tablanette with a match to 1: a match is (almost always) one deal; for 300 cheap matches."""
-    folder = tmp_path_factory.mktemp("tab1")
-    return piglia.load_variant(write_variant(folder, "name: tab-one\nextends: tablanette\nmatch: {target: 1}\n"))
+    return with_target(tmp_path_factory, "tablanette", 1)
 
 
 # -- T1.1: setup and values ------------------------------------------------------------------------------
