@@ -65,9 +65,10 @@ def test_list_schema_help() -> None:
     assert listing.returncode == 0 and "scopa" in listing.stdout
     schema = json.loads(run_piglia("schema").stdout)
     assert schema["$schema"].endswith("2020-12/schema")
-    for command in ("validate", "simulate", "replay", "list", "schema"):
+    for command in ("validate", "simulate", "replay", "list", "schema", "tournament", "compare", "rules", "play"):
         helped = run_piglia(command, "--help")
         assert helped.returncode == 0 and "example" in helped.stdout
+        assert "%%" not in helped.stdout  # a description is printed as written: 95%% showed doubled
 
 
 def test_unknown_variant_is_a_clear_error() -> None:

@@ -116,8 +116,8 @@ def register(sub: Any) -> None:
         "tournament",
         help="play two players against each other, duplicate format",
         description="Play matches in pairs on the same shuffles with the seats swapped, and report each "
-        "player's win rate with a 95%% confidence interval, points per deal and points per award, and the "
-        "points per deal difference with a 95%% interval over the duplicate pairs. "
+        "player's win rate with a 95% confidence interval, points per deal and points per award, and the "
+        "points per deal difference with a 95% interval over the duplicate pairs. "
         "Players: random, greedy, ismcts (options as ismcts:iterations=200:seconds=0), or module:Class.",
         epilog="examples:\n  piglia tournament my-game.yaml --players greedy,random --matches 200\n"
         "  piglia tournament my-game.yaml --players ismcts:iterations=200:seconds=0,greedy --workers 2 --json",
