@@ -11,7 +11,7 @@ S3.3 the end-of-deal awards (the settebello is a point of its own); B3.2 the pic
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -170,15 +170,10 @@ def brute_force(state: State, team: int, sign: int = 1) -> float:
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
 
 
-def test_endgame_solver_is_exact(scopa: Variant) -> None:
-    """With the stock empty and every card known, alpha-beta gives the minimax value of the rest of the deal,
-    awards (S3.3) and the leftover (S3.2) included; ismcts then plays a move of that value."""
-    from piglia.players.ismcts import IsmctsPlayer, solve_endgame
-
-    rng = random.Random(3)
-    game = Game(scopa)
-    checked = 0
-    for seed in range(40):
+def endgames(game: Game, rng: random.Random, seeds: int = 40) -> Iterator[tuple[int, State]]:
+    """(seed, position) with the stock empty and five cards left in the hands of the first deal, reached by random
+    play from each seed's match; the position stops at the deal's end (where the solver stops)."""
+    for seed in range(seeds):
         state = game.new_match(seed, log=False)
         while state.stock or sum(len(h) for h in state.hands) > 5:
             moves = state.raw_moves()
@@ -186,6 +181,17 @@ def test_endgame_solver_is_exact(scopa: Variant) -> None:
         if state.over or state.deal_no != 1:
             continue
         state.auto_deal = False  # the deal's end is where the solver stops
+        yield seed, state
+
+
+def test_endgame_solver_is_exact(scopa: Variant) -> None:
+    """With the stock empty and every card known, alpha-beta gives the minimax value of the rest of the deal,
+    awards (S3.3) and the leftover (S3.2) included; ismcts then plays a move of that value."""
+    from piglia.players.ismcts import IsmctsPlayer, solve_endgame
+
+    game = Game(scopa)
+    checked = 0
+    for seed, state in endgames(game, random.Random(3)):
         team = game.players.team_of[state.to_move]
         assert solve_endgame(state.clone(), team) == pytest.approx(brute_force(state, team))
         player = IsmctsPlayer(seed)
@@ -228,17 +234,9 @@ def test_endgame_solver_avoids_points_in_misere() -> None:
     from piglia.players.ismcts import IsmctsPlayer, solve_endgame
 
     variant = piglia.load_variant("scopa-a-perdere")
-    rng = random.Random(5)
     game = Game(variant)
     checked = differ = 0
-    for seed in range(40):
-        state = game.new_match(seed, log=False)
-        while state.stock or sum(len(h) for h in state.hands) > 5:
-            moves = state.raw_moves()
-            state.push_raw(moves[rng.randrange(len(moves))])
-        if state.over or state.deal_no != 1:
-            continue
-        state.auto_deal = False
+    for seed, state in endgames(game, random.Random(5)):
         team = game.players.team_of[state.to_move]
         best = brute_force(state, team, -1)
         assert solve_endgame(state.clone(), team) == pytest.approx(best)
