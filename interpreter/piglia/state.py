@@ -74,6 +74,7 @@ class Game:
         self.team_of = self.players.team_of
         self.has_instant_win = variant.match.instant_win is not None
         self.declares = variant.declarations is not None
+        self.has_builds = variant.builds is not None  # mechanics/builds.py lists the moves instead
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (without ``auto_deal``: in the DEAL phase)."""
@@ -353,7 +354,7 @@ class State:
 
     def capture_options(self, card: int) -> list[tuple[tuple[int, ...], str]]:
         """The captures (with their kind) open to ``card`` on the current table."""
-        if self.game.variant.builds is not None:
+        if self.game.has_builds:
             return builds_.capture_options(self, card)
         return self.game.variant.capture.options(card, self.table)
 
@@ -361,7 +362,7 @@ class State:
         """Legal moves as (card index, captured indexes), sorted; the engine's fast path."""
         if self.over or self._deal_pending:
             return []
-        if self.game.variant.builds is not None:
+        if self.game.has_builds:
             return builds_.raw_moves(self)
         capture = self.game.variant.capture
         hand = self.hands[self.to_move]
@@ -383,7 +384,7 @@ class State:
         called when there is one move): random play, without building the moves it does not play."""
         if self.over or self._deal_pending:
             raise PigliaError("no move to pick: no player moves now")
-        if self.game.variant.builds is not None:  # builds (mechanics/builds.py): the moves are listed, not counted
+        if self.game.has_builds:  # builds (mechanics/builds.py): the moves are listed, not counted
             moves = self.raw_moves()
             n = len(moves)
             return n, moves[draw(n)] if n > 1 else moves[0]
@@ -421,7 +422,7 @@ class State:
         cards = self.game.variant.deck.cards
         card_of = cards.__getitem__
         make = Move._sorted  # raw moves list captured cards in deck order already
-        if self.game.variant.builds is not None:
+        if self.game.has_builds:
             return [
                 Move.build(cards[r[0]], tuple(map(card_of, r.onto)), r.value)
                 if isinstance(r, BuildRaw)
@@ -517,7 +518,7 @@ class State:
             return "the cards are not dealt yet"
         if card not in self.hands[self.to_move]:
             return f"seat {self.to_move} does not hold the {name}"
-        if self.game.variant.builds is not None:
+        if self.game.has_builds:
             why = builds_.why_illegal(self, raw)
             if why is not None:
                 return why
@@ -611,7 +612,7 @@ class State:
 
     def _kind_of(self, card: int, captured: tuple[int, ...]) -> str:
         """The capture kind by which ``card`` takes ``captured`` here (builds taken whole: mechanics/builds.py)."""
-        if self.game.variant.builds is not None:
+        if self.game.has_builds:
             return builds_.kind_of(self, card, captured)
         return self.game.variant.capture.kind_of(card, self.table, captured)
 
