@@ -1,0 +1,66 @@
+"""The ismcts player's speed-ups change nothing it decides (issue 12: "ismcts decisions 1.5x faster at the same
+iterations").
+
+Whole matches of ismcts (a small budget, to stay quick) against greedy, hashed two ways: the moves played, and
+every decision's value of each root move (exact floats) together with the players' generators' final states.
+The expected hashes were recorded from main's code at 1803e01, before the ismcts optimisation: this is the one
+place where a recorded value is the right expectation, since what it pins is that an optimisation changed
+nothing. The value hash fails on any change to a playout (another random draw, another order of the draws,
+another rounding of a sum), the move hash on any change to what is played.
+
+If a deliberate change to the player's play (not its speed) breaks these, record the new hashes with the
+change's commit, and say so there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import piglia
+from piglia.players import make_player
+from piglia.players.ismcts import IsmctsPlayer
+from piglia.state import Game
+
+# variant, seats, match seed, extra ismcts options -> (hash of the moves, hash of the values and generators)
+RECORDED = [
+    ("scopa", 2, 1, "", "4e9ee548124036cb", "fd40e8cbe1fc9778"),
+    ("cicera", 4, 2, "", "5e4084e1ba5d1bd6", "74b918c27c802a5e"),
+    ("pisti", 2, 3, "", "a8af3fa4c7bc213e", "616c90eee58b756c"),
+    ("cassino", 2, 4, "", "629f55e904d391a8", "a19887449009a47f"),
+    ("cirulla", 2, 5, "", "90c5472d4a54a086", "9e4097ff49f7d222"),
+    ("scopa-a-perdere", 2, 6, "", "e53da9921abbe923", "e09cd9f909aaa4b7"),  # misere: the other playout policy
+    ("scopa", 2, 7, ":paired=0:tree=2", "5487f1cb93e2c218", "5021f304f9eb0014"),  # the tree search, not paired
+]
+
+
+def play_match(name: str, seats: int, seed: int, extra: str) -> tuple[str, str]:
+    """Play one match, ismcts (60 iterations, no clock) in the seats of one parity against greedy; return the
+    hashes of its moves and of its decisions' values and the players' generators."""
+    game = Game(piglia.load_variant(name), seats)
+    state = game.new_match(seed, log=False)
+    spec = f"ismcts:iterations=60:seconds=0{extra}"
+    players = [make_player(spec if s % 2 == seed % 2 else "greedy", seed * 16 + s) for s in range(game.num_players)]
+    moves = hashlib.sha256()
+    values = hashlib.sha256()
+    while not state.over:
+        seat = state.to_move
+        legal = state.legal_moves()
+        player = players[seat]
+        move = player.choose(state.view(seat), legal)
+        moves.update(str(move).encode() + b";")
+        if isinstance(player, IsmctsPlayer) and len(legal) > 1:
+            values.update(repr(sorted(player.last_values.items())).encode())
+        state.push(move)
+    for player in players:
+        values.update(repr(player.rng.getstate()).encode())  # type: ignore[attr-defined]
+    return moves.hexdigest()[:16], values.hexdigest()[:16]
+
+
+@pytest.mark.parametrize(("name", "seats", "seed", "extra", "moves", "values"), RECORDED)
+def test_ismcts_plays_as_before(name: str, seats: int, seed: int, extra: str, moves: str, values: str) -> None:
+    """The same moves and the same playouts as main's code before the optimisation, for a seed and a match."""
+    got_moves, got_values = play_match(name, seats, seed, extra)
+    assert got_moves == moves, f"{name}: ismcts chose other moves than before"
+    assert got_values == values, f"{name}: ismcts's playouts differ from before (the same moves so far)"
