@@ -5,6 +5,7 @@
         [--timing M]
     .venv/bin/python benchmarks/players.py --combine RUN.json [RUN.json ...]
     .venv/bin/python benchmarks/players.py --paired RUN.json OTHER.json
+    .venv/bin/python benchmarks/players.py VARIANT --decisions N [--pairs ismcts:seconds=0] [--trees BEFORE AFTER]
 
 Each pair A,B is a `piglia tournament VARIANT --players A,B --matches N --seed S --workers W --json` run; the
 JSON of each goes to OUT/players-VARIANT-A-vs-B.json and one markdown row per run is printed, with the points
@@ -14,13 +15,28 @@ With ``--timing M`` it plays M matches of each pair in this process instead and 
 (mean and slowest, decisions with a single legal move left out; the mean also in this process's CPU time, which
 does not grow when other programs share the cores) and B's in the same matches, so that the ratio holds
 whatever else the machine is doing.
+
+With ``--decisions N`` it times A alone on N fixed positions: the first N turns of seat 0 with more than one
+legal move in greedy-against-greedy matches (match seeds SEED*1000, SEED*1000+1, ...), each decided by a fresh A
+seeded with the position's number, and prints the CPU milliseconds of each decision as JSON (``--decisions 0``
+builds the positions and warms the card weights only: the baseline that an instruction count subtracts). With
+``--trees BEFORE AFTER`` it runs that in fresh processes, one per source tree (``PYTHONPATH=<tree>/interpreter``),
+the trees taking turns for ``--rounds`` rounds, and prints each tree's median CPU time per decision and the ratio:
+
+    git archive main | tar -x -C /tmp/ismcts-before
+    .venv/bin/python benchmarks/players.py scopa --decisions 40 --pairs ismcts:seconds=0 \\
+        --trees /tmp/ismcts-before . --rounds 5
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
+import statistics
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -45,6 +61,9 @@ def main() -> None:
     p.add_argument("--timing", type=int, metavar="M", help="time A's decisions over M matches instead")
     p.add_argument("--combine", nargs="+", metavar="JSON", help="pool runs of the same pair (other seeds) into one row")
     p.add_argument("--paired", nargs=2, metavar="JSON", help="two runs, same seed and B: the change in A's edge")
+    p.add_argument("--decisions", type=int, metavar="N", help="time A alone on N fixed positions (CPU ms, JSON)")
+    p.add_argument("--trees", nargs=2, type=Path, metavar="TREE", help="with --decisions: two source trees in turn")
+    p.add_argument("--rounds", type=int, default=5, help="with --trees: rounds of one process per tree")
     args = p.parse_args()
     if args.combine:
         combine(args.combine)
@@ -54,7 +73,15 @@ def main() -> None:
         return
     if args.variant is None:
         p.error("give a variant (or --combine JSON files)")
+    if args.trees:
+        if args.decisions is None:
+            p.error("--trees compares --decisions: give --decisions N")
+        trees(args.trees, args.variant, args.pairs[0].split(",")[0], args.decisions, args.seed, args.rounds)
+        return
     variant = piglia.load_variant(args.variant)
+    if args.decisions is not None:
+        print(json.dumps(decisions(variant, args.pairs[0].split(",")[0], args.decisions, args.seed)))
+        return
     if args.timing:
         for pair in args.pairs:
             timing(variant, pair.split(","), args.timing, args.seed, args.seats)
@@ -160,6 +187,54 @@ def timing(variant: piglia.Variant, pair: list[str], matches: int, seed: int, se
         f"matches {other * 1000:.1f} ms (ratio {mean / max(other, 1e-9):.1f})",
         flush=True,
     )
+
+
+def decisions(variant: piglia.Variant, spec: str, count: int, seed: int) -> list[float]:
+    """CPU milliseconds of each of ``count`` decisions of player ``spec`` on fixed positions (see the module
+    text): the same positions and seeds whatever the player's code, so two trees decide the same things."""
+    from piglia.players.knowledge import card_weights
+
+    game = Game(variant)
+    positions = []
+    k = 0
+    while len(positions) < count:
+        state = game.new_match(seed * 1000 + k, log=False)
+        greedy = [make_player("greedy", s) for s in range(game.num_players)]
+        while not state.over and len(positions) < count:
+            seat = state.to_move
+            moves = state.legal_moves()
+            if seat == 0 and len(moves) > 1:
+                positions.append((state.view(seat), moves))
+            state.push(greedy[seat].choose(state.view(seat), moves))
+        k += 1
+    card_weights(game)  # computed once per process (about 0.3 s): not part of a decision
+    out = []
+    for i, (view, moves) in enumerate(positions):
+        player = make_player(spec, i)
+        start = time.process_time()
+        player.choose(view, moves)
+        out.append((time.process_time() - start) * 1000)
+    return out
+
+
+def trees(paths: list[Path], variant: str, spec: str, count: int, seed: int, rounds: int) -> None:
+    """Median CPU milliseconds per decision of each source tree, in fresh processes taking turns (A B, B A, ...),
+    and the ratio of the first to the second."""
+    script = str(Path(__file__).resolve())
+    per_tree: list[list[float]] = [[] for _ in paths]
+    for r in range(rounds):
+        order = list(range(len(paths)))[:: 1 if r % 2 == 0 else -1]
+        for t in order:
+            env = {**os.environ, "PYTHONPATH": str(paths[t].resolve() / "interpreter")}
+            cmd = [sys.executable, script, variant, "--decisions", str(count), "--seed", str(seed), "--pairs", spec]
+            out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
+            times = json.loads(out.splitlines()[-1])
+            per_tree[t].append(sum(times) / len(times))
+            print(f"round {r + 1} {paths[t]}: {per_tree[t][-1]:.1f} ms of CPU a decision", flush=True)
+    medians = [statistics.median(x) for x in per_tree]
+    for path, m in zip(paths, medians, strict=True):
+        print(f"{variant} {spec}, {count} decisions: {path} {m:.1f} ms of CPU a decision (median of {rounds} rounds)")
+    print(f"ratio {paths[0]} / {paths[1]}: {medians[0] / medians[1]:.2f}x")
 
 
 if __name__ == "__main__":
