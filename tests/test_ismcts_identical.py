@@ -2,11 +2,11 @@
 iterations").
 
 Whole matches of ismcts (a small budget, to stay quick) against greedy, hashed two ways: the moves played, and
-every decision's value of each root move (exact floats) together with the players' generators' final states.
+every decision's value of each root move (to ten significant digits) together with the players' generators' final states.
 The expected hashes were recorded from main's code at 1803e01, before the ismcts optimisation: this is the one
 place where a recorded value is the right expectation, since what it pins is that an optimisation changed
 nothing. The value hash fails on any change to a playout (another random draw, another order of the draws,
-another rounding of a sum), the move hash on any change to what is played.
+another card counted), the move hash on any change to what is played.
 
 If a deliberate change to the player's play (not its speed) breaks these, record the new hashes with the
 change's commit, and say so there.
@@ -25,13 +25,13 @@ from piglia.state import Game
 
 # variant, seats, match seed, extra ismcts options -> (hash of the moves, hash of the values and generators)
 RECORDED = [
-    ("scopa", 2, 1, "", "4e9ee548124036cb", "fd40e8cbe1fc9778"),
-    ("cicera", 4, 2, "", "5e4084e1ba5d1bd6", "74b918c27c802a5e"),
-    ("pisti", 2, 3, "", "a8af3fa4c7bc213e", "616c90eee58b756c"),
-    ("cassino", 2, 4, "", "629f55e904d391a8", "a19887449009a47f"),
-    ("cirulla", 2, 5, "", "90c5472d4a54a086", "9e4097ff49f7d222"),
-    ("scopa-a-perdere", 2, 6, "", "e53da9921abbe923", "e09cd9f909aaa4b7"),  # misere: the other playout policy
-    ("scopa", 2, 7, ":paired=0:tree=2", "5487f1cb93e2c218", "5021f304f9eb0014"),  # the tree search, not paired
+    ("scopa", 2, 1, "", "4e9ee548124036cb", "16a5b914ed3acb26"),
+    ("cicera", 4, 2, "", "5e4084e1ba5d1bd6", "26fbd08c54fa73df"),
+    ("pisti", 2, 3, "", "a8af3fa4c7bc213e", "8a41e139135e841d"),
+    ("cassino", 2, 4, "", "629f55e904d391a8", "42daa4e48c2cf313"),
+    ("cirulla", 2, 5, "", "90c5472d4a54a086", "49706e16eb2f8f49"),
+    ("scopa-a-perdere", 2, 6, "", "e53da9921abbe923", "6e30eab7cad770af"),  # misere: the other playout policy
+    ("scopa", 2, 7, ":paired=0:tree=2", "5487f1cb93e2c218", "aedf1fe94d03e3e2"),  # the tree search, not paired
 ]
 
 
@@ -51,7 +51,8 @@ def play_match(name: str, seats: int, seed: int, extra: str) -> tuple[str, str]:
         move = player.choose(state.view(seat), legal)
         moves.update(str(move).encode() + b";")
         if isinstance(player, IsmctsPlayer) and len(legal) > 1:
-            values.update(repr(sorted(player.last_values.items())).encode())
+            # ten significant digits: exact for this player's sums, robust to how a Python version rounds sum()
+            values.update(repr([(m, f"{v:.10g}") for m, v in sorted(player.last_values.items())]).encode())
         state.push(move)
     for player in players:
         values.update(repr(player.rng.getstate()).encode())  # type: ignore[attr-defined]
