@@ -1,9 +1,9 @@
 """The ismcts player's speed-ups change nothing it decides (issue 12: "ismcts decisions 1.5x faster at the same
 iterations").
 
-Whole matches of ismcts (a small budget, to stay quick) against greedy, hashed two ways: the moves played, and
-every decision's value of each root move (to ten significant digits) together with the players' generators' final states.
-The expected hashes were recorded from main's code at 1803e01, before the ismcts optimisation: this is the one
+Whole matches of ismcts (a small budget, to stay quick) against greedy, hashed two ways: the moves played,
+and every decision's value of each root move (to ten significant digits) with the players' generators' final
+states. The expected hashes were recorded from main's code at 1803e01, before the ismcts optimisation: this is the one
 place where a recorded value is the right expectation, since what it pins is that an optimisation changed
 nothing. The value hash fails on any change to a playout (another random draw, another order of the draws,
 another card counted), the move hash on any change to what is played.
