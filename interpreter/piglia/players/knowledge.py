@@ -4,7 +4,8 @@
   the award specs themselves: over random splits of the deck between the teams, the points a team's pile
   scores with the card minus without it (the card moved to another team). Nothing here names a game: a
   card that is an award of its own comes out near one point because its award says so.
-* :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random.
+* :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random
+  (:class:`Determinizer`: the same for many deals of one view, the view read once).
 * :func:`team_score`: a team's points minus the mean of the others', the quantity every player maximises.
 * :func:`deal_over`, :func:`play`: the only engine calls the players make to move through an imagined
   position (kept here, in one place, so that a change to how the engine deals touches one file).
@@ -16,12 +17,23 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 
+from piglia import dealflow
 from piglia.chance import Phase
 from piglia.mechanics.builds import owed_cards
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
 
-__all__ = ["card_weights", "deal_over", "determinize", "game_of", "play", "points_sign", "refill_hands", "team_score"]
+__all__ = [
+    "Determinizer",
+    "card_weights",
+    "deal_over",
+    "determinize",
+    "game_of",
+    "play",
+    "points_sign",
+    "refill_hands",
+    "team_score",
+]
 
 _DEAL_OR_END = (Phase.DEAL, Phase.END)  # an imagined position never deals again: its deal is over
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
@@ -97,27 +109,65 @@ def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) 
 
     The result depends only on the view and ``rng``, never on the real hidden cards.
     """
-    game = game_of(view)
-    unseen = sorted(c.index for c in view.unseen)
-    rng.shuffle(unseen)
-    # a build's owner holds a card of its value (mechanics/builds.py): one is dealt to it first
-    owed = owed_cards(game.variant, view.builds, view.seat, unseen) if view.builds else {}
-    hands: list[list[int]] = []
-    pos = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.seat:
-            hands.append([c.index for c in view.hand])
-            continue
-        # cards a declaration showed are known to be in that hand: only the rest is guessed
-        shown = [c.index for c in view.shown[seat]] if view.shown else []
-        mine = owed.get(seat, [])
-        take = size - len(shown) - len(mine)
-        hands.append(shown + mine + unseen[pos : pos + take])
-        pos += take
-    stock = unseen[pos : pos + view.stock_size]
-    pos += view.stock_size
-    face_down = unseen[pos : pos + view.face_down]  # the table cards under the pile are as unknown as the stock
-    return State.from_view(game, view, hands, stock, seed=rng.getrandbits(32), auto_deal=auto_deal, face_down=face_down)
+    return Determinizer(view, auto_deal=auto_deal)(rng)
+
+
+class Determinizer:
+    """:func:`determinize` for many deals of one view (a search deals the hidden cards hundreds of times).
+
+    Each call draws from ``rng`` exactly what :func:`determinize` draws (the same shuffle, the same seed), so a
+    search gives the same deals either way. What does not depend on the draw is read from the view once: the
+    unseen cards, the seat's hand, the shown cards; and the first position is built from the view
+    (:meth:`State.from_view`, which converts the view's cards and checks them: most of the cost of a deal), the
+    next ones copied from it with their own hidden cards and seed.
+    """
+
+    def __init__(self, view: SeatView, *, auto_deal: bool = False) -> None:
+        self.view = view
+        self.game = game_of(view)
+        self.auto_deal = auto_deal
+        self.unseen = sorted(c.index for c in view.unseen)
+        self.own = [c.index for c in view.hand]
+        self.shown = [[c.index for c in s] for s in view.shown] if view.shown else None
+        self.template: State | None = None
+
+    def __call__(self, rng: random.Random) -> State:
+        """A new position consistent with the view, the hidden cards dealt from ``rng``."""
+        view = self.view
+        unseen = list(self.unseen)
+        rng.shuffle(unseen)
+        # a build's owner holds a card of its value (mechanics/builds.py): one is dealt to it first
+        owed = owed_cards(self.game.variant, view.builds, view.seat, unseen) if view.builds else {}
+        hands: list[list[int]] = []
+        pos = 0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands.append(self.own)
+                continue
+            # cards a declaration showed are known to be in that hand: only the rest is guessed
+            shown = self.shown[seat] if self.shown else []
+            mine = owed.get(seat, [])
+            take = size - len(shown) - len(mine)
+            hands.append(shown + mine + unseen[pos : pos + take])
+            pos += take
+        stock = unseen[pos : pos + view.stock_size]
+        pos += view.stock_size
+        face_down = unseen[pos : pos + view.face_down]  # the table cards under the pile are as unknown as the stock
+        seed = rng.getrandbits(32)
+        template = self.template
+        if template is None:
+            state = State.from_view(
+                self.game, view, hands, stock, seed=seed, auto_deal=self.auto_deal, face_down=face_down
+            )
+            self.template = state.clone()  # the caller plays on the state: the template is kept apart
+            return state
+        # what from_view sets from the hidden cards and the seed; the rest is the view's, as in the template
+        state = template.clone()
+        state.seed = seed
+        state.hands = [sorted(h) for h in hands]
+        state.stock = stock
+        state.face_down = face_down
+        return state
 
 
 def deal_over(state: State) -> bool:
@@ -125,14 +175,21 @@ def deal_over(state: State) -> bool:
     return state.phase in _DEAL_OR_END
 
 
-def play(state: State, raw: RawMove) -> None:
+def play(state: State, raw: RawMove) -> bool:
     """Play ``raw`` in an imagined position, in place, dealing the next hands from its stock when they run out
-    (an imagined position never starts another deal: :func:`deal_over` tells when this one is done)."""
+    (an imagined position never starts another deal); return whether the deal is over (:func:`deal_over`)."""
     state.push_raw(raw)
-    refill_hands(state)
+    phase = state.phase  # read once: the play loops of a search ask this after every move
+    if phase is Phase.REFILL:
+        refill_hands(state)
+        return deal_over(state)
+    return phase in _DEAL_OR_END
 
 
 def refill_hands(state: State) -> None:
     """Deal the next hands of an imagined position from its stock if every hand is empty."""
     if state.phase is Phase.REFILL:
-        state.push_chance(state.chance_outcome())
+        # What ``push_chance(chance_outcome())`` deals (the top of the stock, from the seat after the dealer),
+        # without the undo entry: nobody takes back a move of an imagined position, and the entry's snapshot
+        # was a third of the refill's cost.
+        dealflow.refill_from_stock(state)
