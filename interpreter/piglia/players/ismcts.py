@@ -41,7 +41,15 @@ from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.greedy import move_value
-from piglia.players.knowledge import card_weights, deal_over, determinize, game_of, play, points_sign, team_score
+from piglia.players.knowledge import (
+    Determinizer,
+    card_weights,
+    deal_over,
+    game_of,
+    play,
+    points_sign,
+    team_score,
+)
 from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
@@ -174,7 +182,12 @@ class IsmctsPlayer:
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
-        self._threats: dict[tuple[int, tuple[int, ...], int], float] = {}
+        # the playout policy's threats: per table left (a bit mask of its cards, or the cards in order where the
+        # order matters) and card placed (-1: a capture), the best capture of each card of the next hand
+        self._threats: dict[tuple[int | tuple[int, ...], int], dict[int, float]] = {}
+        self._sign = 1.0  # points_sign of the game searched (read on every playout move)
+        self._bits: list[int] = []  # 1 << card, per card index: a table's cards as one int
+        self._piles: list[tuple[int, float]] = []  # the view's piles: their sizes and weights (see _evaluate)
         self._ordered = False  # whether the rules read the table's top card (the order of its cards matters)
         self._anchor: RawMove | None = None  # greedy's choice in the last search
         self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
@@ -230,8 +243,9 @@ class IsmctsPlayer:
         root = Node(-1)
         self._anchor = None
         self._samples = {}
+        deal = Determinizer(view)
         if self.prior > 0 or 0 < self.width < len(raw):
-            guess = determinize(view, self.rng)
+            guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
             greedy = {m: move_value(guess, m, unseen, weights) for m in raw}
             self._anchor = max(raw, key=lambda m: greedy[m])
@@ -248,12 +262,17 @@ class IsmctsPlayer:
                         root.children[m] = child
         self._threats = {}
         self._ordered = ordered_table(game)
+        self._sign = points_sign(game)
+        self._bits = [1 << i for i in range(len(weights))]
+        # every position searched holds the view's piles with cards added after them: their weights are summed
+        # once (the same additions in the same order as summing the whole pile: the same value to the last bit)
+        self._piles = [(len(p), sum(weights[c.index] for c in p)) for p in view.piles]
         done = 0
         if self.tree == 1 and self.paired:
-            self._paired(view, raw, root, weights, candidates, deadline)
+            self._paired(deal, raw, root, weights, candidates, deadline)
             done = self.last_iterations
         while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
-            self._iterate(determinize(view, self.rng), root, weights, c, candidates)
+            self._iterate(deal(self.rng), root, weights, c, candidates)
             done += 1
         self.last_iterations = done
         self.last_root = root
@@ -269,11 +288,12 @@ class IsmctsPlayer:
         known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
+        deal = Determinizer(view)
         for done in range(samples):
             if done and interrupt.requested():
                 samples = done
                 break
-            state = determinize(view, self.rng)
+            state = deal(self.rng)
             base = points_sign(state.game) * team_score(state.deal_points, view.team)
             for m in raw:
                 child = state.clone()
@@ -285,7 +305,7 @@ class IsmctsPlayer:
 
     def _paired(
         self,
-        view: SeatView,
+        deal: Determinizer,
         raw: Sequence[RawMove],
         root: Node,
         weights: Sequence[float],
@@ -296,23 +316,24 @@ class IsmctsPlayer:
         root move, with the same random choices in the playouts, so that the moves are compared on the same
         luck (the differences between them are much less noisy than their values)."""
         moves = [m for m in raw if candidates is None or m in candidates]
-        team = view.team
+        team = deal.view.team
         for m in moves:
             root.children.setdefault(m, Node(team))
         done = 0
+        prng = random.Random()
         # a stop request (Ctrl-C) ends the search at once: the run stops between moves, within a second
         while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
-            state = determinize(view, self.rng)
+            state = deal(self.rng)
             base = self._evaluate(state, weights)
-            seed = self.rng.getrandbits(32)
+            # every root move's playout draws from a generator seeded alike: seeded once, its state restored
+            # per move (the same draws as a new random.Random(seed) each, without seeding each)
+            prng.seed(self.rng.getrandbits(32))
+            start = prng.getstate()
+            self.prng = prng
             for m in moves[: self.iterations - done]:
-                self.prng = random.Random(seed)
+                prng.setstate(start)
                 after = state.clone()
-                play(after, m)
-                plies = 0
-                while plies < self.depth and not deal_over(after):
-                    play(after, self._playout_move(after, after.raw_moves(), weights, plies < self.risk))
-                    plies += 1
+                self._playout(after, weights, play(after, m))
                 points = self._evaluate(after, weights)
                 node = root.children[m]
                 node.visits += 1
@@ -362,11 +383,7 @@ class IsmctsPlayer:
             node = node.children[move]
             play(state, move)
             path.append(node)
-        # playout
-        plies = 0
-        while plies < self.depth and not deal_over(state):
-            play(state, self._playout_move(state, state.raw_moves(), weights, plies < self.risk))
-            plies += 1
+        self._playout(state, weights, deal_over(state))
         points = self._evaluate(state, weights)
         gain = [p - b for p, b in zip(points, base, strict=True)]
         for n in path[1:]:
@@ -375,13 +392,23 @@ class IsmctsPlayer:
 
     # -- the playout policy ------------------------------------------------------------------------------------
 
+    def _playout(self, state: State, weights: Sequence[float], over: bool) -> None:
+        """Play the policy on ``state`` (``over``: its deal has ended) for ``depth`` plies or to the deal's end."""
+        plies = 0
+        depth = self.depth
+        risk = self.risk
+        while plies < depth and not over:
+            over = play(state, self._playout_move(state, state.raw_moves(), weights, plies < risk))
+            plies += 1
+
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
         if len(legal) == 1:
             return legal[0]
         if self.noise > 0 and self.prng.random() >= 1 - self.noise:
             return legal[self.prng.randrange(len(legal))]
         bonus = state.bonus_points if self.bonuses else None
-        if points_sign(state.game) < 0:  # misere: the greedy move of a playout takes the least worth, bonuses too
+        weight = weights.__getitem__
+        if self._sign < 0:  # misere: the greedy move of a playout takes the least worth, bonuses too
 
             def worth(m: RawMove) -> float:
                 card, captured = m
@@ -391,18 +418,37 @@ class IsmctsPlayer:
 
             return min(legal, key=worth)
         hand = self._threat_hand(state) if risk else []
-
-        def value(m: RawMove) -> float:
+        # What is read of the position for every move's threat, once: the table (as a bit mask when its order
+        # does not matter) and whether the next player is an opponent.
+        table = state.table
+        bits = self._bits
+        ordered = self._ordered
+        mask = sum(map(bits.__getitem__, table)) if hand and not ordered else 0
+        team_of = state.game.players.team_of
+        opponent = team_of[(state.to_move + 1) % state.game.num_players] != team_of[state.to_move]
+        # max(legal, key=value) written out: the first of the best moves, the values computed in the same order
+        best_move = legal[0]
+        best = 0.0
+        for i, m in enumerate(legal):
             card, captured = m
             if captured:
-                v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
+                v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured))
             elif isinstance(m, BuildRaw):  # a build: what it will capture
-                v = weights[card] + sum(weights[x] for x in m.onto)
+                v = weights[card] + sum(map(weight, m.onto))
             else:
                 v = -weights[card]
-            return v - self._threat(state, m, hand, weights) if hand else v
-
-        return max(legal, key=value)
+            if hand:
+                # the threat is cached by the table left and the card placed; a table as a set is its bit mask
+                left: int | tuple[int, ...]
+                if ordered:
+                    left = tuple([c for c in table if c not in captured]) if captured else (*table, card)
+                else:
+                    left = mask - sum(map(bits.__getitem__, captured)) if captured else mask | bits[card]
+                threat = self._threat(state, m, hand, weights, left)
+                v = v - (threat if opponent else -threat)
+            if i == 0 or v > best:
+                best_move, best = m, v
+        return best_move
 
     def _threat_hand(self, state: State) -> list[int]:
         """Cards imagined in the next player's hand: drawn from those the mover cannot see, independently of
@@ -413,43 +459,59 @@ class IsmctsPlayer:
         size = len(state.hands[nxt]) or (state.game.deal_rules.hand if state.stock else 0)
         if size == 0:
             return []
-        pool = [c for s, h in enumerate(state.hands) if s != mover for c in h]
+        pool: list[int] = []
+        for s, h in enumerate(state.hands):
+            if s != mover:
+                pool += h
         pool += state.stock
         size = min(size, THREAT_HAND, len(pool))
         return self.prng.sample(pool, size)
 
-    def _threat(self, state: State, m: RawMove, hand: list[int], weights: Sequence[float]) -> float:
-        """The best capture, bonuses included, that ``hand`` would make after ``m`` (negative for a partner)."""
+    def _threat(
+        self, state: State, m: RawMove, hand: list[int], weights: Sequence[float], left: int | tuple[int, ...]
+    ) -> float:
+        """The best capture, bonuses included, that a card of ``hand`` would make after ``m`` (``left``: the
+        table it leaves, as the cache key), from the side of the next player.
+
+        A card's value is cached by (table left, card placed or -1, card) the first time it is asked for in a
+        search, as computed on the position it is first asked on."""
         card, captured = m
-        if captured:
-            left: tuple[int, ...] = tuple(c for c in state.table if c not in captured)
-        else:
-            left = (*state.table, card)  # a placed card goes on top of an ordered table
-        # the cache key is the table left: as a set, unless the rules read its top card (then in its order)
-        table = left if self._ordered else tuple(sorted(left))
-        placed = -1 if captured else card
-        after: State | None = None
+        key = (left, -1 if captured else card)
+        known = self._threats.get(key)
+        if known is None:
+            known = self._threats[key] = {}
+        after: State | None = None  # the position after m: built when a capture is found (for its bonuses)
+        after_table: list[int] | None = None
+        game = state.game
         best = 0.0
         for x in hand:
-            key = (x, table, placed)
-            v = self._threats.get(key)
+            v = known.get(x)
             if v is None:
-                if after is None:
-                    after = state.clone()
-                    after.push_raw(m)
                 v = 0.0
-                for cap, _kind in after.capture_options(x):
-                    worth = (
-                        weights[x]
-                        + sum(weights[y] for y in cap)
-                        + (after.bonus_points((x, cap)) if self.bonuses else 0)
-                    )
+                if game.has_builds:  # builds change the table as they please: ask the position after m
+                    if after is None:
+                        after = state.clone()
+                        after.push_raw(m)
+                    options = after.capture_options(x)
+                else:
+                    # the table after m, as push_raw leaves it: the captured cards gone, or the card on top
+                    if after_table is None:
+                        after_table = (
+                            [c for c in state.table if c not in captured] if captured else [*state.table, card]
+                        )
+                    options = game.variant.capture.options(x, after_table)
+                for cap, _kind in options:
+                    points = 0
+                    if self.bonuses:
+                        if after is None:
+                            after = state.clone()
+                            after.push_raw(m)
+                        points = after.bonus_points((x, cap))
+                    worth = weights[x] + sum(weights[y] for y in cap) + points
                     v = max(v, worth)
-                self._threats[key] = v
+                known[x] = v
             best = max(best, v)
-        team_of = state.game.players.team_of
-        nxt = (state.to_move + 1) % state.game.num_players
-        return best if team_of[nxt] != team_of[state.to_move] else -best
+        return best
 
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
@@ -457,11 +519,16 @@ class IsmctsPlayer:
         points = [float(p) for p in state.deal_points]
         if not deal_over(state):
             for t, pile in enumerate(state.piles):
-                points[t] += sum(weights[c] for c in pile)
+                # the view's pile summed once (evaluate), then the cards captured since, in pile order
+                size, total = self._piles[t]
+                for c in pile[size:]:
+                    total += weights[c]
+                points[t] += total
             team_of = state.game.players.team_of
+            weight = weights.__getitem__
             for s, hand in enumerate(state.hands):
-                points[team_of[s]] += self.held * sum(weights[c] for c in hand)
+                points[team_of[s]] += self.held * sum(map(weight, hand))
             for b in state.builds:  # a build is its owner's to capture (it holds the card): worth what it takes
-                points[team_of[b.owner]] += sum(weights[c] for c in b.cards)
-        sign = points_sign(state.game)  # misere: fewer points are better, and rewards say "better"
+                points[team_of[b.owner]] += sum(map(weight, b.cards))
+        sign = self._sign  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
