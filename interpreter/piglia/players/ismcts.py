@@ -325,13 +325,12 @@ class IsmctsPlayer:
         while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             state = deal(self.rng)
             base = self._evaluate(state, weights)
-            # every root move's playout draws from a generator seeded alike: seeded once, its state restored
-            # per move (the same draws as a new random.Random(seed) each, without seeding each)
-            prng.seed(self.rng.getrandbits(32))
-            start = prng.getstate()
+            # every root move's playout draws from a generator seeded alike: one generator seeded again per move
+            # (the same draws as a new random.Random(seed) each; restoring a saved state costs more, getstate)
+            seed = self.rng.getrandbits(32)
             self.prng = prng
             for m in moves[: self.iterations - done]:
-                prng.setstate(start)
+                prng.seed(seed)
                 after = state.clone()
                 self._playout(after, weights, play(after, m))
                 points = self._evaluate(after, weights)
@@ -480,27 +479,24 @@ class IsmctsPlayer:
         known = self._threats.get(key)
         if known is None:
             known = self._threats[key] = {}
-        after: State | None = None  # the position after m: built when a capture is found (for its bonuses)
-        after_table: list[int] | None = None
-        game = state.game
-        best = 0.0
-        for x in hand:
-            v = known.get(x)
-            if v is None:
+        missing = [x for x in hand if x not in known]
+        if missing:
+            after: State | None = None  # the position after m: built when a capture is found (for its bonuses)
+            game = state.game
+            if game.has_builds:  # builds change the table as they please: ask the position after m
+                after = state.clone()
+                after.push_raw(m)
+                options = [[cap for cap, _kind in after.capture_options(x)] for x in missing]
+            else:
+                # the table after m as push_raw leaves it (the captured cards gone, or the card on top), and the
+                # captures of every missing card on it at once: through the capture table's memo, when the
+                # variant has one, which is much cheaper than listing each card's captures with their kinds
+                table = state.table
+                after_table = [c for c in table if c not in captured] if captured else [*table, card]
+                options = game.variant.capture.hand_captures(missing, after_table)
+            for x, caps in zip(missing, options, strict=True):
                 v = 0.0
-                if game.has_builds:  # builds change the table as they please: ask the position after m
-                    if after is None:
-                        after = state.clone()
-                        after.push_raw(m)
-                    options = after.capture_options(x)
-                else:
-                    # the table after m, as push_raw leaves it: the captured cards gone, or the card on top
-                    if after_table is None:
-                        after_table = (
-                            [c for c in state.table if c not in captured] if captured else [*state.table, card]
-                        )
-                    options = game.variant.capture.options(x, after_table)
-                for cap, _kind in options:
+                for cap in caps:
                     points = 0
                     if self.bonuses:
                         if after is None:
@@ -510,7 +506,9 @@ class IsmctsPlayer:
                     worth = weights[x] + sum(weights[y] for y in cap) + points
                     v = max(v, worth)
                 known[x] = v
-            best = max(best, v)
+        best = 0.0
+        for x in hand:
+            best = max(best, known[x])
         return best
 
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
