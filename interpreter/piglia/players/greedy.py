@@ -75,15 +75,25 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
         return [], 0, 0
     values: list[float] = []
     bonuses = 0
-    for card in unseen:
+    if after.game.has_builds:  # builds change what a card can take: ask the position
+        options = [[cap for cap, _kind in after.capture_options(card)] for card in unseen]
+    else:  # every card's captures at once, through the capture table's memo when the variant has one
+        options = after.game.variant.capture.hand_captures(unseen, after.table)
+    held = after.hands[seat]
+    for card, caps in zip(unseen, options, strict=True):
         best = 0.0
         scores = False
-        for cap, _kind in after.capture_options(card):
-            probe = after.clone()
-            probe.hands[seat] = [card, *probe.hands[seat][1:]]  # it holds this card, its hand the same size
-            scores = scores or probe.bonus_points((card, cap)) > 0
-            value, _ = immediate(probe, (card, cap), weights)
-            best = max(best, value)
+        if caps:
+            # it holds this card, its hand the same size: the hand is swapped in and back (immediate() plays on a
+            # copy of the position, and bonus_points() plays nothing), instead of a copy of the position per card
+            after.hands[seat] = [card, *held[1:]]
+            try:
+                for cap in caps:
+                    scores = scores or after.bonus_points((card, cap)) > 0
+                    value, _ = immediate(after, (card, cap), weights)
+                    best = max(best, value)
+            finally:
+                after.hands[seat] = held
         values.append(best)
         bonuses += scores
     return values, bonuses, hand
