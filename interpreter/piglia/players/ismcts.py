@@ -425,6 +425,7 @@ class IsmctsPlayer:
         mask = sum(map(bits.__getitem__, table)) if hand and not ordered else 0
         team_of = state.game.players.team_of
         opponent = team_of[(state.to_move + 1) % state.game.num_players] != team_of[state.to_move]
+        threats = self._threats
         # max(legal, key=value) written out: the first of the best moves, the values computed in the same order
         best_move = legal[0]
         best = 0.0
@@ -443,7 +444,20 @@ class IsmctsPlayer:
                     left = tuple([c for c in table if c not in captured]) if captured else (*table, card)
                 else:
                     left = mask - sum(map(bits.__getitem__, captured)) if captured else mask | bits[card]
-                threat = self._threat(state, m, hand, weights, left)
+                # the best capture of a card of the hand (max() written out: the same comparisons), each card
+                # valued once per search (_threat values those not valued yet)
+                known = threats.get((left, -1 if captured else card))
+                threat = 0.0
+                if known is not None:
+                    for x in hand:
+                        t = known.get(x)
+                        if t is None:
+                            threat = self._threat(state, m, hand, weights, left)
+                            break
+                        if t > threat:
+                            threat = t
+                else:
+                    threat = self._threat(state, m, hand, weights, left)
                 v = v - (threat if opponent else -threat)
             if i == 0 or v > best:
                 best_move, best = m, v
@@ -503,12 +517,14 @@ class IsmctsPlayer:
                             after = state.clone()
                             after.push_raw(m)
                         points = after.bonus_points((x, cap))
-                    worth = weights[x] + sum(weights[y] for y in cap) + points
-                    v = max(v, worth)
+                    worth = weights[x] + sum(map(weights.__getitem__, cap)) + points
+                    if worth > v:  # max(v, worth)
+                        v = worth
                 known[x] = v
         best = 0.0
         for x in hand:
-            best = max(best, known[x])
+            if known[x] > best:  # max(best, known[x])
+                best = known[x]
         return best
 
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
