@@ -15,13 +15,16 @@ change's commit, and say so there.
 from __future__ import annotations
 
 import hashlib
+import random
 
 import pytest
 
 import piglia
 from piglia.players import make_player
 from piglia.players.ismcts import IsmctsPlayer
-from piglia.state import Game
+from piglia.players.knowledge import Determinizer, determinize
+from piglia.spec import builtin_names
+from piglia.state import Game, State
 
 # variant, seats, match seed, extra ismcts options -> (hash of the moves, hash of the values and generators)
 RECORDED = [
@@ -65,3 +68,59 @@ def test_ismcts_plays_as_before(name: str, seats: int, seed: int, extra: str, mo
     got_moves, got_values = play_match(name, seats, seed, extra)
     assert got_moves == moves, f"{name}: ismcts chose other moves than before"
     assert got_values == values, f"{name}: ismcts's playouts differ from before (the same moves so far)"
+
+
+def views_in_play(name: str, seats: int | None, count: int) -> list[tuple[State, int]]:
+    """Positions of random play in a variant (a few plies into each of several deals), with the seat to move."""
+    game = Game(piglia.load_variant(name), seats)
+    out = []
+    rng = random.Random(f"views/{name}/{seats}")
+    for k in range(count):
+        state = game.new_match(k, log=False)
+        for _ in range(rng.randrange(1, 30)):
+            if state.over:
+                break
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if not state.over:
+            out.append((state, state.to_move))
+    return out
+
+
+BUILTIN = [(name, seats) for name in builtin_names() for seats in piglia.load_variant(name).player_counts]
+
+
+@pytest.mark.parametrize(("name", "seats"), BUILTIN)
+def test_determinizer_deals_what_determinize_deals(name: str, seats: int) -> None:
+    """The players' Determinizer (the view read once, later positions copied from the first) gives, draw for
+    draw, the position that determinize (State.from_view each time) gives: every attribute of the state, so
+    that an attribute the engine adds to State and derives from the hidden cards is not left stale."""
+    slots = [s for s in State.__slots__ if s not in ("_undo", "observer")]
+    for state, seat in views_in_play(name, seats, 6):
+        view = state.view(seat)
+        deal = Determinizer(view)
+        a, b = random.Random(5), random.Random(5)
+        for _ in range(3):
+            got, want = deal(a), determinize(view, b)
+            for slot in slots:
+                assert getattr(got, slot) == getattr(want, slot), f"{name}: {slot} differs"
+            assert got.raw_moves() == want.raw_moves()
+
+
+@pytest.mark.parametrize(("name", "seats"), BUILTIN)
+def test_hand_captures_lists_what_options_lists(name: str, seats: int) -> None:
+    """The players list the captures of several cards at once (CaptureRules.hand_captures, through the capture
+    table's memo) where they listed each card's options (CaptureRules.options); the two must agree, card by
+    card, on the table of every position (what the threat and reply valuations rely on)."""
+    variant = piglia.load_variant(name)
+    rules = variant.capture
+    if variant.builds is not None:
+        pytest.skip("with builds the players ask the position (State.capture_options), as before")
+    cards = list(range(len(variant.deck)))
+    for state, _seat in views_in_play(name, seats, 8):
+        for table in (state.table, state.table[:-1], [*state.table, *state.stock[:2]]):
+            listed = rules.hand_captures(cards, table)
+            for card, caps in zip(cards, listed, strict=True):
+                if card in table:
+                    continue
+                assert sorted(caps) == sorted(cap for cap, _kind in rules.options(card, table)), (name, card, table)
