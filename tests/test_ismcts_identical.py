@@ -124,3 +124,30 @@ def test_hand_captures_lists_what_options_lists(name: str, seats: int) -> None:
                 if card in table:
                     continue
                 assert sorted(caps) == sorted(cap for cap, _kind in rules.options(card, table)), (name, card, table)
+
+
+@pytest.mark.parametrize(("name", "seats"), BUILTIN)
+def test_legal_moves_depend_on_the_hand_and_the_table_only(name: str, seats: int) -> None:
+    """ismcts keeps the legal move lists of a search by (hand to move, table) when the variant has no builds
+    (IsmctsPlayer._playout): that holds only while the engine's moves read nothing else of a position. Every
+    other part of the position changed (the other hands and the stock dealt otherwise, the piles, the plays,
+    the points, the last capturer), the moves must stay the same list."""
+    variant = piglia.load_variant(name)
+    if variant.builds is not None:
+        pytest.skip("with builds the moves are listed each time")
+    rng = random.Random(3)
+    for state, seat in views_in_play(name, seats, 8):
+        other = state.clone()
+        hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + list(other.stock)
+        rng.shuffle(hidden)
+        pos = 0
+        for s, h in enumerate(other.hands):
+            if s != seat:
+                other.hands[s] = sorted(hidden[pos : pos + len(h)])
+                pos += len(h)
+        other.stock = hidden[pos:]
+        other.piles = [list(p) for p in reversed(other.piles)]
+        other.plays = []
+        other.deal_points = [p + 3 for p in other.deal_points]
+        other.last_capturer = -1
+        assert other.raw_moves() == state.raw_moves(), name

@@ -188,6 +188,7 @@ class IsmctsPlayer:
         self._sign = 1.0  # points_sign of the game searched (read on every playout move)
         self._bits: list[int] = []  # 1 << card, per card index: a table's cards as one int
         self._piles: list[tuple[int, float]] = []  # the view's piles: their sizes and weights (see _evaluate)
+        self._legal: dict[tuple[tuple[int, ...], tuple[int, ...]], list[RawMove]] = {}  # see _playout
         self._ordered = False  # whether the rules read the table's top card (the order of its cards matters)
         self._anchor: RawMove | None = None  # greedy's choice in the last search
         self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
@@ -261,6 +262,7 @@ class IsmctsPlayer:
                         child.reward = self.prior * greedy[m]
                         root.children[m] = child
         self._threats = {}
+        self._legal = {}
         self._ordered = ordered_table(game)
         self._sign = points_sign(game)
         self._bits = [1 << i for i in range(len(weights))]
@@ -396,8 +398,21 @@ class IsmctsPlayer:
         plies = 0
         depth = self.depth
         risk = self.risk
+        if state.game.has_builds:  # the moves depend on the builds too: listed each time
+            while plies < depth and not over:
+                over = play(state, self._playout_move(state, state.raw_moves(), weights, plies < risk))
+                plies += 1
+            return
+        # Without builds the legal moves are a function of the hand to move and the table (in its order, which
+        # may order the list): playouts from one position meet the same pairs again and again (about half of
+        # the lists of a search), so the search keeps them. The lists are read, never changed.
+        known = self._legal
         while plies < depth and not over:
-            over = play(state, self._playout_move(state, state.raw_moves(), weights, plies < risk))
+            key = (tuple(state.hands[state.to_move]), tuple(state.table))
+            legal = known.get(key)
+            if legal is None:
+                legal = known[key] = state.raw_moves()
+            over = play(state, self._playout_move(state, legal, weights, plies < risk))
             plies += 1
 
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
