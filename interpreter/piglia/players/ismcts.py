@@ -27,6 +27,11 @@ hand of a two-player game, the stock being empty: the other hand is what this se
 
 The move chosen is the root's most visited. With more than ``width`` legal moves (twelve-card hands), the
 root keeps only the ``width`` moves greedy ranks best, so that the budget is not spread too thin.
+
+A search keeps what its playouts ask again and again: the legal moves by (hand to move, table) where no builds
+change them, the policy's threats by the table a move leaves; every deal of the hidden cards is copied from the
+first (:class:`~piglia.players.knowledge.Determinizer`). None of it changes a move or a random draw: for a seed
+and a position the search plays out exactly what it did before (``tests/test_ismcts_identical.py``).
 """
 
 from __future__ import annotations
@@ -267,7 +272,9 @@ class IsmctsPlayer:
         self._sign = points_sign(game)
         self._bits = [1 << i for i in range(len(weights))]
         # every position searched holds the view's piles with cards added after them: their weights are summed
-        # once (the same additions in the same order as summing the whole pile: the same value to the last bit)
+        # once, then continued per position (the additions of summing the whole pile, in its order: the same
+        # float where sum() adds one by one, as CPython 3.11 does; 3.12's compensated sum may differ in the last
+        # bits, which tests/test_ismcts_identical.py tolerates)
         self._piles = [(len(p), sum(weights[c.index] for c in p)) for p in view.piles]
         done = 0
         if self.tree == 1 and self.paired:
