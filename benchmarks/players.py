@@ -41,8 +41,9 @@ import time
 from pathlib import Path
 
 import piglia
+from piglia.moves import Move
 from piglia.players import make_player
-from piglia.state import Game
+from piglia.state import Game, SeatView
 from piglia.stats import wilson
 from piglia.tournament import pair_interval, tournament
 
@@ -195,7 +196,7 @@ def decisions(variant: piglia.Variant, spec: str, count: int, seed: int) -> list
     from piglia.players.knowledge import card_weights
 
     game = Game(variant)
-    positions = []
+    positions: list[tuple[SeatView, list[Move]]] = []
     k = 0
     while len(positions) < count:
         state = game.new_match(seed * 1000 + k, log=False)
