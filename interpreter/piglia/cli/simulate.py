@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from piglia import interrupt
@@ -107,6 +106,16 @@ def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[
     """Run the simulation, with a progress bar (deals per second, time left) when ``show``."""
     if not show:
         return simulate(variant, **options)
+    # Imported here: the bar is drawn only on a terminal, and rich.progress costs a tenth of a small run's start.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     total = args.deals or args.matches
     unit = "deals" if args.deals else "matches"
     start = time.perf_counter()
