@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     import jsonschema
     from jsonschema.exceptions import ValidationError
 
-__all__ = ["SchemaProblem", "schema", "schema_problems"]
+__all__ = ["SchemaProblem", "check_context", "is_plain", "schema", "schema_problems"]
 
 SchemaProblem = tuple[Path, str, bool]  # (path, message, points at the key rather than the value)
 
@@ -176,13 +176,13 @@ _CHECKED = "schema-checked"  # the cache's entries: "this data passed this schem
 _PASSED = b"no schema errors"
 
 
-def _plain(data: Any) -> bool:
+def is_plain(data: Any) -> bool:
     """Whether ``data`` is made only of what JSON writes back unchanged (text keys, finite numbers...), so that
     its JSON text stands for it exactly: 1 and "1" and true and 1.0 stay apart."""
     if isinstance(data, dict):
-        return all(type(k) is str and _plain(v) for k, v in data.items())
+        return all(type(k) is str and is_plain(v) for k, v in data.items())
     if isinstance(data, list):
-        return all(_plain(v) for v in data)
+        return all(is_plain(v) for v in data)
     if isinstance(data, float):
         return math.isfinite(data)
     return data is None or type(data) in (str, int, bool)
@@ -206,18 +206,27 @@ def _validator_stamp() -> str | None:
     return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
+def check_context() -> str | None:
+    """What a clean check depends on besides the data: the schema of the mechanics registered now, and the
+    installed jsonschema. None when that cannot be told (then nothing is cached)."""
+    stamp = _validator_stamp()
+    if stamp is None:
+        return None
+    return f"{stamp}|{_schema_digest(generation())}"
+
+
 def _check_key(data: Any) -> str | None:
     """The cache key of checking ``data`` against the current schema, or None when it cannot have one."""
     try:
-        if not _plain(data):
+        if not is_plain(data):
             return None
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     except (RecursionError, ValueError, TypeError):
         return None
-    stamp = _validator_stamp()
-    if stamp is None:
+    context = check_context()
+    if context is None:
         return None
-    return diskcache.digest("schema check", stamp, _schema_digest(generation()), text)
+    return diskcache.digest("schema check", context, text)
 
 
 def schema_problems(data: Any) -> list[SchemaProblem]:
