@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import IO
-
-from rich.console import Console
+from typing import IO, TYPE_CHECKING
 
 from piglia.errors import SpecError, SpecErrors
 from piglia.spec import load_variant
 from piglia.variant import Variant
+
+if TYPE_CHECKING:
+    from rich.console import Console  # imported by the two functions below: --json and plain messages need no rich
 
 __all__ = [
     "HELP_FORMAT",
@@ -34,11 +35,15 @@ class UserError(Exception):
 
 def out_console() -> Console:
     """Standard output; plain text when it is not a terminal."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def err_console() -> Console:
     """Standard error, for progress bars and notes."""
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 

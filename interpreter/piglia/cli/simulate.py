@@ -9,8 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.table import Table
-
 from piglia import interrupt
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, err_console, load, out_console, refuse_existing
 from piglia.recordio import RecordFile, RecordWriteError
@@ -147,6 +145,8 @@ def _ci(bounds: list[float], pct: bool = True) -> str:
 
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
     """The summary as tables (plain text when output is not a terminal)."""
+    from rich.table import Table  # here: --json prints no table
+
     data = summary.as_dict()
     out = out_console()
     note = " (interrupted)" if summary.interrupted else ""
