@@ -10,13 +10,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade -c constraints-dev.txt pip
 
+# The editable install is compiled to bytecode as a wheel's install is: with PYTHONDONTWRITEBYTECODE set, Python
+# would otherwise compile every piglia module on every run (docs/performance.md, "third pass: startup").
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(BIN)/python -m compileall -q interpreter/piglia
 	touch $@
 
 # The test tools are pinned (constraints-dev.txt) so that `make test` next month runs the same ruff and mypy.
 $(VENV)/.installed-dev: pyproject.toml constraints-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot,rl,web]'
+	$(BIN)/python -m compileall -q interpreter/piglia
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary

@@ -12,8 +12,10 @@ steadier figure on a shared machine) and wall time. A tree is a source checkout;
 put first on ``PYTHONPATH``, so the same virtual environment runs every tree.
 
 Bytecode is written and read as an installed package would (``PYTHONDONTWRITEBYTECODE`` is removed; one warm-up
-run per tree writes the ``.pyc`` files first); ``--no-bytecode`` measures the other case. Piglia's own cache of
-checked rule files lives in a fresh ``XDG_CACHE_HOME`` per tree, filled by the warm-up run; with
+run per tree writes the ``.pyc`` files first). ``--no-bytecode`` measures a source checkout run with
+``PYTHONDONTWRITEBYTECODE=1`` and no ``__pycache__`` in it, where every piglia module is compiled on every run (the
+installed dependencies keep their ``.pyc``): each tree is copied without its ``__pycache__`` folders first. Piglia's
+own cache of loaded rule files lives in a fresh ``PIGLIA_CACHE_DIR`` per tree, filled by the warm-up run; with
 ``--cold-cache`` every run starts from an empty one (a first run after installing or editing a rule file).
 """
 
@@ -23,6 +25,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,7 +47,7 @@ def environment(tree: Path, cache: Path, *, bytecode: bool) -> dict[str, str]:
     """The child's environment: ``tree`` first on the path, its own cache folder, bytecode as asked."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(tree / "interpreter"), *filter(None, [env.get("PYTHONPATH")])])
-    env["XDG_CACHE_HOME"] = str(cache)
+    env["PIGLIA_CACHE_DIR"] = str(cache)
     env["PYTHONHASHSEED"] = "0"
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     if not bytecode:
@@ -120,7 +123,12 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="piglia-startup-") as scratch:
         envs = {}
         for i, tree in enumerate(trees):
-            envs[tree] = environment(tree, Path(scratch) / f"cache{i}", bytecode=not a.no_bytecode)
+            source = tree
+            if a.no_bytecode:  # a copy with no bytecode in it, which none of the runs may write
+                source = Path(scratch) / f"tree{i}"
+                for part in ("interpreter", "grammar", "variants"):
+                    shutil.copytree(tree / part, source / part, ignore=shutil.ignore_patterns("__pycache__"))
+            envs[tree] = environment(source, Path(scratch) / f"cache{i}", bytecode=not a.no_bytecode)
             for args in COMMANDS.values():
                 run_once(args, envs[tree])  # warm-up: bytecode written, caches filled, files in the page cache
         samples: dict[tuple[Path, str], list[tuple[float, float]]] = {(t, c): [] for t in trees for c in COMMANDS}
@@ -129,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 for name, args in COMMANDS.items():
                     env = envs[tree]
                     if a.cold_cache:
-                        env = {**env, "XDG_CACHE_HOME": str(Path(scratch) / f"cold{r}-{trees.index(tree)}")}
+                        env = {**env, "PIGLIA_CACHE_DIR": str(Path(scratch) / f"cold{r}-{trees.index(tree)}")}
                     samples[tree, name].append(run_once(args, env))
         for tree in trees:
             entry: dict[str, Any] = {}
@@ -138,7 +146,10 @@ def main(argv: list[str] | None = None) -> int:
                 wall = statistics.median(s[1] for s in samples[tree, name])
                 entry[name] = {"cpu_s": round(cpu, 4), "wall_s": round(wall, 4)}
                 if a.instructions:
-                    entry[name]["instructions"] = instructions(args, envs[tree])
+                    env = envs[tree]
+                    if a.cold_cache:
+                        env = {**env, "PIGLIA_CACHE_DIR": str(Path(scratch) / f"cold-count-{trees.index(tree)}")}
+                    entry[name]["instructions"] = instructions(args, env)
             if a.importtime:
                 simulate = COMMANDS["piglia simulate scopa --deals 1"]
                 entry["importtime"] = importtime(simulate, envs[tree], a.importtime)

@@ -301,3 +301,27 @@ def test_the_cache_folder_follows_the_platform_conventions(monkeypatch: pytest.M
     assert diskcache.cache_dir() == tmp_path / "mine"
     monkeypatch.setenv("PIGLIA_NO_CACHE", "1")
     assert diskcache.cache_dir() is None
+
+
+def test_the_cache_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    from piglia import diskcache
+
+    monkeypatch.setenv("PIGLIA_CACHE_DIR", str(tmp_path))
+    for i in range(40):
+        diskcache.store("kind", f"{i + 1:064x}", b"x%d" % i)  # none of these keys starts a pruning
+    folder = tmp_path / "kind"
+    for i, entry in enumerate(sorted(folder.iterdir())):
+        os.utime(entry, (1_000_000 + i, 1_000_000 + i))  # written in key order
+    left_over = folder / ".tmp-died-while-writing"
+    left_over.write_bytes(b"half")
+    os.utime(left_over, (time.time() - 7200, time.time() - 7200))
+    diskcache.prune(folder, limit=20)
+    kept = sorted(p.name for p in folder.iterdir())
+    assert len(kept) == 15 and kept[0] == f"{26:064x}.entry"  # the newest three quarters of the limit
+    assert diskcache.load("kind", f"{40:064x}") == b"x39" and diskcache.load("kind", f"{1:064x}") is None
+    # a write whose key starts with 00 prunes its kind
+    monkeypatch.setattr(diskcache, "MAX_ENTRIES", 8)
+    diskcache.store("kind", "00" + "f" * 62, b"new")
+    assert len(list(folder.iterdir())) == 6 and diskcache.load("kind", "00" + "f" * 62) == b"new"

@@ -3,7 +3,9 @@
 It keeps facts keyed by the hash of everything they depend on (never by a file's name or time), so an entry can
 never be stale: a changed input is another key. It is only ever a shortcut: an entry that is missing, unreadable,
 truncated or corrupt is a miss, and a cache folder that cannot be created or written is no cache at all; neither
-is ever an error, and nothing else in the folder is touched.
+is ever an error, and nothing else in the folder is touched. It stays small: now and then (one write in 256, chosen
+by the key) a kind with more than :data:`MAX_ENTRIES` entries loses its oldest quarter, which are simply computed
+again if they are needed again.
 
 Where: ``$PIGLIA_CACHE_DIR`` if set; else the platform's cache folder (``$XDG_CACHE_HOME/piglia``, by default
 ``~/.cache/piglia``; ``~/Library/Caches/piglia`` on macOS; ``%LOCALAPPDATA%\\piglia\\Cache`` on Windows).
@@ -17,10 +19,12 @@ import os
 import sys
 from pathlib import Path
 
-__all__ = ["cache_dir", "digest", "load", "store"]
+__all__ = ["MAX_ENTRIES", "cache_dir", "digest", "load", "prune", "store"]
 
 # Bumped when the layout of the entries changes: older entries are then simply never read.
 LAYOUT = "1"
+MAX_ENTRIES = 4096  # per kind (a rule file, a parsed expression...): a few megabytes at most
+_STALE_TEMP_SECONDS = 3600  # a temporary file this old was left by a process that died while writing
 _HEADER = b"piglia-cache " + LAYOUT.encode() + b"\n"
 
 
@@ -100,5 +104,34 @@ def store(kind: str, key: str, payload: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
+        if key.startswith("00"):
+            prune(path.parent)
     except (OSError, ValueError, RuntimeError):
         pass
+
+
+def prune(folder: Path, limit: int | None = None) -> None:
+    """Keep at most ``limit`` (default :data:`MAX_ENTRIES`) entries in one kind's ``folder``: past it, the oldest
+    written go until three quarters are left. Temporary files left by a writer that died go too."""
+    import time
+
+    limit = MAX_ENTRIES if limit is None else limit
+    entries: list[tuple[float, str]] = []
+    now = time.time()
+    with os.scandir(folder) as it:
+        for e in it:
+            try:
+                if e.name.endswith(".entry"):
+                    entries.append((e.stat().st_mtime, e.path))
+                elif e.name.startswith(".tmp-") and now - e.stat().st_mtime > _STALE_TEMP_SECONDS:
+                    os.unlink(e.path)
+            except OSError:
+                continue
+    if len(entries) <= limit:
+        return
+    entries.sort()
+    for _, path in entries[: len(entries) - limit * 3 // 4]:
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
