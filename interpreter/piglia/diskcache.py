@@ -49,7 +49,8 @@ def digest(*parts: str | bytes) -> str:
     """A key: the SHA-256 of the parts, each length-prefixed so that no two lists of parts give the same bytes."""
     h = hashlib.sha256()
     for part in parts:
-        data = part.encode("utf-8") if isinstance(part, str) else part
+        # surrogatepass: a lone surrogate (a YAML "\ud800" escape) is text too, and must not make hashing fail
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
         h.update(b"%d:" % len(data))
         h.update(data)
     return h.hexdigest()

@@ -165,6 +165,10 @@ def _yaml11_surprise(text: str, value: Any) -> str | None:
     return None
 
 
+# A "\ud800" escape in a double-quoted scalar gives half of a UTF-16 pair, which is no character: no text could
+# hold it (writing or hashing it fails), so it is refused where it is written.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "float", "bool", "null"))
 
 
@@ -230,6 +234,7 @@ class _Builder:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self._error(key_node, "a key must be a plain name, not a list or mapping")
                 key = str(key_node.value)
+                self._check_text(key_node, key, (*path, key))
                 if key in out:
                     first = self.doc.keys.get((*path, key), (0, 0))[0]
                     raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", (*path, key))
@@ -251,10 +256,18 @@ class _Builder:
             surprise = _yaml11_surprise(str(node.value), value)
             if surprise is not None:
                 raise self._error(node, surprise, path)
+        if isinstance(value, str):
+            self._check_text(node, value, path)
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # timestamps, binary: SafeLoader makes them, rule files never need them
             return str(node.value)
         return value
+
+    def _check_text(self, node: yaml.Node, text: str, path: Path) -> None:
+        half = _SURROGATE.search(text)
+        if half is not None:
+            code = f"U+{ord(half.group()):04X}"
+            raise self._error(node, f"{code} is half of a UTF-16 pair, not a character: write the character", path)
 
     def _error(self, node: yaml.Node, message: str, path: Path = ()) -> SpecError:
         return SpecError(
