@@ -372,6 +372,8 @@ def _reader_stamp() -> str | None:
 
 def _remembered_key(path: FsPath) -> str | None:
     """The cache key of ``path`` as it is now (its bytes, the schema, the reader), or None: not cacheable."""
+    if diskcache.cache_dir() is None:
+        return None
     top = _stamp(path)
     reader = _reader_stamp()
     checked = check_context()
