@@ -189,7 +189,7 @@ def _set_refilled(state: State, new: list[list[int]], *, is_sorted: bool = False
         state._log(Refill(state.deal_no, [state._ids(h) for h in state.hands], len(state.stock)))
     if state.game.declares:
         declarations.hand_dealt(state)
-    else:
+    elif any(state.shown):  # only declarations show a hand: without them this stays empty
         state.shown = [() for _ in new]
 
 

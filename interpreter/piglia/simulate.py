@@ -66,17 +66,8 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     first_dealer = state.dealer
     first_leader = state.to_move
     randrange = randbelow(random.Random(f"piglia/random-play/{seed}"))  # rng.randrange(n), the same draws
-    branching = watcher.summary.branching
-    pick_raw = state.pick_raw
-    push_raw = state.push_raw
-    plays = 0
-    stop = interrupt.check
-    while not state.over:
-        stop()
-        n, move = pick_raw(randrange)  # the move raw_moves()[randrange(n)] would give, built alone
-        branching[n] = branching.get(n, 0) + 1
-        push_raw(move)
-        plays += 1
+    # the moves raw_moves()[randrange(n)] would give, each built alone, picked and played in one loop
+    plays = state.play_out(randrange, watcher.summary.branching)
     watcher.summary.plays += plays
     if record is not None:  # written before the match is counted: a match the record lacks is not counted either
         assert state.events is not None

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from piglia import dealflow
+from piglia import dealflow, interrupt
 from piglia.cards import Card
 from piglia.chance import ChanceOutcome, DealOutcome, Phase
 from piglia.contexts import NO_PLAY, DealEnv, PlayInfo
@@ -37,12 +37,11 @@ from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import BuildRaw, Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
-from piglia.variant import Variant
+from piglia.variant import RawMove, Variant
 
-__all__ = ["Game", "SeatView", "State"]
+__all__ = ["Game", "RawMove", "SeatView", "State"]
 
 Event = dict[str, Any]  # a record event as its JSON object (the engine logs typed values: piglia.events)
-RawMove = tuple[int, tuple[int, ...]]  # (played card, captured cards ascending)
 Score = tuple[str, int | None, int]  # (bonus or award name, team or None for nobody, points)
 
 
@@ -388,34 +387,7 @@ class State:
             moves = self.raw_moves()
             n = len(moves)
             return n, moves[draw(n)] if n > 1 else moves[0]
-        capture = self.game.variant.capture
-        hand = self.hands[self.to_move]
-        lists = capture.hand_captures(hand, self.table)
-        captures = sum(map(len, lists))
-        # Per card: its captures, and a placement too when it has none or capturing is optional (raw_moves' order).
-        extra = 0 if capture.mandatory else 1
-        n = captures + (len(hand) if extra else lists.count([]))
-        if n <= 1:
-            if n == 0:
-                raise PigliaError("no move to pick: no player moves now")
-            i = 0
-        else:
-            if n > MAX_MOVES:  # where raw_moves would stop too
-                raise MoveLimitError(len(hand), len(self.table))
-            i = draw(n)
-        if not captures:  # no card captures: one placement per card (the commonest turn)
-            return n, (hand[i], ())
-        for card, caps in zip(hand, lists, strict=True):
-            if caps:
-                size = len(caps) + extra
-                if i < size:
-                    return n, (card, ()) if i < extra else (card, caps[i - extra])
-            else:
-                size = 1
-                if i < 1:
-                    return n, (card, ())
-            i -= size
-        raise AssertionError("unreachable: i < n")
+        return self.game.variant.capture.pick(self.hands[self.to_move], self.table, draw)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""
@@ -609,6 +581,82 @@ class State:
                 dealflow.refill_from_stock(self)
             return
         dealflow.end_deal(self)
+
+    def play_out(self, draw: Callable[[int], int], branching: dict[int, int]) -> int:
+        """Play uniformly random legal moves until the match ends: the very moves that ``push_raw(pick_raw(draw))``
+        in a loop would play, with the same draws. ``branching[n]`` counts the turns that had ``n`` legal moves;
+        returns the number of plays. Raises :class:`~piglia.interrupt.Interrupted` between moves when a stop
+        was asked for.
+
+        The fused loop of random simulation: for the plays most variants make (no record kept, no builds,
+        face-down cards, declarations or instant win, no bonus reading the capture's kind) the pick and the
+        play are one step here, with the game's flags read once; any other play goes through
+        :meth:`push_raw`, which this loop's fast step copies (``tests/test_play_out.py`` checks both agree).
+        """
+        game = self.game
+        if not self.auto_deal:
+            raise PigliaError("play_out plays whole matches: the state must deal by itself (auto_deal)")
+        pick = game.variant.capture.pick
+        get = branching.get
+        fast = not (
+            game.has_builds
+            or game.declares
+            or game.has_instant_win
+            or game.reads_kind
+            or game.deal_rules.face_down
+            or self.events is not None
+        )
+        bonuses = game.has_bonuses
+        on_play = game.bonus_on_play
+        team_of = game.team_of
+        players = game.num_players
+        stop = interrupt.STOP
+        plays = 0
+        while not self.over:
+            if stop.signum is not None:  # interrupt.check(), without a call per move
+                raise interrupt.Interrupted
+            hands = self.hands
+            seat = self.to_move
+            hand = hands[seat]
+            table = self.table
+            n, move = pick(hand, table, draw) if fast else self.pick_raw(draw)
+            branching[n] = get(n, 0) + 1
+            plays += 1
+            if not fast:
+                self.push_raw(move)
+                continue
+            card, captured = move
+            last_play = len(hand) == 1 and not self.stock and sum(map(len, hands)) == 1
+            team = team_of[seat]
+            if captured:
+                if bonuses:
+                    for name, points in score_play(self, card, captured, "", team, last_play):
+                        self.deal_points[team] += points
+                        self.deal_scores.append((name, team, points))
+                hand.remove(card)
+                if len(captured) == len(table):
+                    table.clear()
+                else:
+                    for c in captured:
+                        table.remove(c)
+                pile = self.piles[team]
+                pile.append(card)
+                pile.extend(captured)
+                self.last_capturer = seat
+            else:
+                if on_play:
+                    for name, points in score_play(self, card, (), "", team, last_play):
+                        self.deal_points[team] += points
+                        self.deal_scores.append((name, team, points))
+                hand.remove(card)
+                table.append(card)
+            self.plays.append((seat, card, captured))
+            self.to_move = (seat + 1) % players
+            if last_play:
+                dealflow.end_deal(self)
+            elif self.stock and not any(hands):
+                dealflow.refill_from_stock(self)
+        return plays
 
     def _kind_of(self, card: int, captured: tuple[int, ...]) -> str:
         """The capture kind by which ``card`` takes ``captured`` here (builds taken whole: mechanics/builds.py)."""

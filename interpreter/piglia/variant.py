@@ -14,16 +14,18 @@ from typing import Any
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled
+from piglia.errors import PigliaError
 from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
 from piglia.mechanics.builds import Builds
-from piglia.mechanics.capture import Capture, CaptureKind, KindMechanic
+from piglia.mechanics.capture import MAX_MOVES, Capture, CaptureKind, KindMechanic, MoveLimitError
 from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules
 
 __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "PlayerRules", "Variant"]
 
 Expr = Callable[[Any], Any]
+RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,45 @@ class CaptureRules:
                     break
             out.append(caps)
         return out
+
+    def pick(self, hand: Sequence[int], table: Sequence[int], draw: Callable[[int], int]) -> tuple[int, RawMove]:
+        """The number ``n`` of legal moves of ``hand`` on ``table`` and the move at index ``draw(n)`` of their
+        list (:meth:`State.raw_moves <piglia.state.State.raw_moves>`' order: by card, a placement first when
+        capturing is optional or the card captures nothing, then its captures ascending); ``draw`` is not
+        called when there is one move. Random play: the moves are counted, and only the one drawn is built
+        (through the capture table, the captures of the cards not drawn are never built either)."""
+        memo = self.table
+        on = memo is not None and memo.on and bool(table)
+        found = memo.lookup(hand, table) if on and memo is not None else self.hand_captures(hand, table)
+        if not hand:
+            raise PigliaError("no move to pick: no player moves now")
+        captures = sum(map(len, found))
+        if not captures:  # no card captures: one placement per card (the commonest turn)
+            n = len(hand)
+            return n, (hand[draw(n) if n > 1 else 0], ())
+        # Per card: its captures, and a placement too when capturing is optional or it captures nothing.
+        extra = 0 if self.mandatory else 1
+        n = captures + (len(hand) if extra else list(map(len, found)).count(0))
+        if n > MAX_MOVES:  # where the listing of the moves would stop too
+            raise MoveLimitError(len(hand), len(table))
+        i = draw(n) if n > 1 else 0
+        for card, caps in zip(hand, found, strict=True):
+            size = len(caps)
+            if size:
+                size += extra
+                if i < size:
+                    if i < extra:
+                        return n, (card, ())
+                    if type(caps) is tuple:  # the memo's answer, in positions: build it now
+                        assert memo is not None
+                        caps = memo.cards_of(caps, table)
+                    return n, (card, caps[i - extra])
+            elif i < 1:
+                return n, (card, ())
+            else:
+                size = 1
+            i -= size
+        raise AssertionError("unreachable: i < n")
 
     def options(self, played: int, table: Sequence[int]) -> list[tuple[Capture, str]]:
         """The captures open to ``played`` on ``table`` with the kind of each, from the first tier that has any.
@@ -137,6 +178,10 @@ class CaptureTable:
         self.weight = weight
         n = len(table_class)
         self.canon_key = tuple(table_class[c] * n + c for c in range(n))
+        # Lookups as a list's bound __getitem__: a fast method, where a tuple's is a slot wrapper that costs
+        # about 1.5 times the instructions per call (these run for every table card of every turn).
+        self._weight_of = list(weight).__getitem__
+        self._canon_of = list(self.canon_key).__getitem__
         self.plain = plain
         self.finders = finders
         self.played_classes = max(played_class) + 1
@@ -164,7 +209,7 @@ class CaptureTable:
         """:meth:`CaptureRules.hand_captures` through the memo."""
         played_class = self.played_class
         # One int per (played class, table key): cheaper to hash than a tuple.
-        key = sum(map(self.weight.__getitem__, table)) * self.played_classes
+        key = sum(map(self._weight_of, table)) * self.played_classes
         get = self.memo.get
         canon: list[int] | None = None
         out: list[list[Capture]] = []
@@ -175,7 +220,7 @@ class CaptureTable:
                 caps = self.plain(card, table)
                 if len(self.memo) < self.MAX_ENTRIES:
                     if canon is None:
-                        canon = sorted(table, key=self.canon_key.__getitem__)
+                        canon = sorted(table, key=self._canon_of)
                     where = {c: i for i, c in enumerate(canon)}
                     self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
                 out.append(caps)
@@ -185,20 +230,56 @@ class CaptureTable:
                 out.append([])
                 continue
             if canon is None:
-                canon = sorted(table, key=self.canon_key.__getitem__)
+                canon = sorted(table, key=self._canon_of)
             if len(found) == 1 and len(found[0]) == 1:
                 out.append([(canon[found[0][0]],)])
             else:
                 out.append(sorted([tuple(sorted([canon[i] for i in pos])) for pos in found]))
+        self._count(hits, len(hand))
+        return out
+
+    def lookup(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | tuple[tuple[int, ...], ...]]:
+        """For each card of ``hand``, its captures on ``table`` as the memo holds them (positions in the table
+        sorted by class: :meth:`cards_of` turns them into cards) or, where the memo had none, as the plain
+        search's list (which the memo then learns). Counting them needs nothing more: random play builds
+        only the captures of the card it draws."""
+        played_class = self.played_class
+        key = sum(map(self._weight_of, table)) * self.played_classes
+        get = self.memo.get
+        out: list[list[Capture] | tuple[tuple[int, ...], ...]] = []
+        hits = 0
+        for card in hand:
+            found = get(key + played_class[card])
+            if found is None:
+                caps = self.plain(card, table)
+                if len(self.memo) < self.MAX_ENTRIES:
+                    where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
+                    self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
+                out.append(caps)
+                continue
+            hits += 1
+            out.append(found)
+        self._count(hits, len(hand))
+        return out
+
+    def cards_of(self, found: tuple[tuple[int, ...], ...], table: Sequence[int]) -> list[Capture]:
+        """The captures, as cards of ``table``, that the memo's positions ``found`` stand for."""
+        canon = sorted(table, key=self._canon_of)
+        if len(found) == 1 and len(found[0]) == 1:
+            return [(canon[found[0][0]],)]
+        return sorted([tuple(sorted([canon[i] for i in pos])) for pos in found])
+
+    def _count(self, hits: int, lookups: int) -> None:
+        """Judge the memo's hit rate every WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs more
+        than it saves, and is switched off for good."""
         self.hits += hits
-        self.lookups += len(hand)
+        self.lookups += lookups
         if self.lookups >= self.WINDOW:
             self.windows += 1
             if self.windows > self.WARM_UP and self.hits < self.MIN_HIT_RATE * self.lookups:
                 self.on = False
                 self.memo = {}
             self.hits = self.lookups = 0
-        return out
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""

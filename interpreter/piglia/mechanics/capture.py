@@ -385,6 +385,10 @@ class MatchKind(KindMechanic):
             tuple(_same(key[c], key[p]) and inp.takes_ok[p][c] for c in range(n)) if inp.played_ok[p] else None
             for p in range(n)
         )
+        # The same rows as a list's bound __getitem__ (a fast method; a tuple's is a slower slot wrapper).
+        self._hit_of: tuple[Callable[[int], bool] | None, ...] = tuple(
+            None if row is None else list(row).__getitem__ for row in self._hits
+        )
 
     def phrase(self, page: Page) -> str:
         return page.msg(f"kind.match_{self.inputs.options['by']}")
@@ -395,10 +399,10 @@ class MatchKind(KindMechanic):
         return self._hits, [tuple(row is not None and row[c] for row in self._hits) for c in range(n)]
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        hits = self._hits[played]
+        hits = self._hit_of[played]
         if hits is None:
             return []
-        found = list(filter(hits.__getitem__, table))  # in C: no Python frame per table card
+        found = list(filter(hits, table))  # in C: no Python frame per table card
         if len(found) > 1:
             found.sort()
         return list(zip(found))  # one-card captures: (c,) each
@@ -467,6 +471,7 @@ class SumKind(KindMechanic):
         for i, c in enumerate(order):
             position[c] = i
         self._order = tuple(position)
+        self._order_of = list(position).__getitem__  # a list's fast __getitem__ (a tuple's is a slot wrapper)
         # Played cards with the same filter row see the table alike (one prepared table serves them all).
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
@@ -484,6 +489,8 @@ class SumKind(KindMechanic):
             need_p = self._need[p]
             if need_p is not None:
                 self._row_top[r] = max(self._row_top[r], need_p)
+        # Each row's bits as a list's bound __getitem__ (a fast method; a tuple's is a slower slot wrapper).
+        self._row_bit_of = [list(bits).__getitem__ for bits in self._row_bits]
         self._enum: dict[int, tuple[int, list[list[int]] | None]] = {}
         self._cards_of: dict[int, tuple[int, ...]] = {}
         self._pending: dict[int, int] = {}  # per row, a table seen once and not enumerated (see _groups)
@@ -559,7 +566,7 @@ class SumKind(KindMechanic):
             for c in table:
                 if ok[c]:
                     reach |= reach << values[c]
-        cards = sorted(table if self._all_ok[played] else [c for c in table if ok[c]], key=self._order.__getitem__)
+        cards = sorted(table if self._all_ok[played] else [c for c in table if ok[c]], key=self._order_of)
         vals = [values[c] for c in cards]
         suffix = [0] * (len(cards) + 1)
         for i in range(len(cards) - 1, -1, -1):
@@ -628,7 +635,7 @@ class SumKind(KindMechanic):
         hold any of them are dropped); otherwise built again, one card at a time, or (a small table, asked for
         the first time) None: the caller searches.
         """
-        mask = sum(map(self._row_bits[row].__getitem__, table))
+        mask = sum(map(self._row_bit_of[row], table))
         last = self._enum.get(row)
         groups: list[list[int]] | None = None
         if last is not None:
