@@ -14,17 +14,24 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# The checkout's bytecode, written as a wheel's install writes it, and again when a module changes: with
+# PYTHONDONTWRITEBYTECODE set, Python would compile every piglia module on every run, which takes longer than the
+# rest of a small command's start (docs/performance.md, "Issue 12, third pass: startup").
+$(VENV)/.compiled: $(wildcard interpreter/piglia/*.py interpreter/piglia/*/*.py) | $(BIN)/python
+	$(BIN)/python -m compileall -q interpreter/piglia
+	touch $@
+
 # The test tools are pinned (constraints-dev.txt) so that `make test` next month runs the same ruff and mypy.
 $(VENV)/.installed-dev: pyproject.toml constraints-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -c constraints-dev.txt -e '.[dev,cluster,plot,rl,web]'
 	touch $@ $(VENV)/.installed
 
 ## run: simulate 1,000 deals of classic Scopa and print the summary
-run: $(VENV)/.installed
+run: $(VENV)/.installed $(VENV)/.compiled
 	$(BIN)/piglia simulate scopa --deals 1000 --seed 1
 
 ## test: ruff, mypy and pytest
-test: $(VENV)/.installed-dev lint typecheck pytest
+test: $(VENV)/.installed-dev $(VENV)/.compiled lint typecheck pytest
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check $(LINTED)

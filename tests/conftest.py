@@ -3,11 +3,14 @@ the ``piglia`` command run as a user runs it. Test modules import them (``from c
 
 from __future__ import annotations
 
+import atexit
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,6 +23,12 @@ from piglia.state import Game, State
 from piglia.variant import Variant
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The tests (and the commands they run, which inherit it) use a cache of loaded rule files of their own, empty at the
+# start of the session, never the user's (piglia.diskcache); xdist's workers inherit the controller's.
+if "PIGLIA_CACHE_DIR" not in os.environ:
+    os.environ["PIGLIA_CACHE_DIR"] = tempfile.mkdtemp(prefix="piglia-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["PIGLIA_CACHE_DIR"], True)
 
 
 @pytest.fixture(scope="session")

@@ -129,3 +129,16 @@ def test_a_table_of_40_small_cards_lists_every_capture(tmp_path: Path) -> None:
     assert len(options) == ways[10] == 64972
     assert len(set(options)) == len(options)
     assert all(sum(deck.value_of[c] for c in cap) == 10 for cap, _ in options)
+
+
+def test_a_lone_surrogate_escape_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    # "\ud800" in a double-quoted YAML scalar is half a UTF-16 pair: no text can hold it, so it is refused at its
+    # place (it used to end in an internal error when the rules were fingerprinted).
+    path = tmp_path / "half.yaml"
+    path.write_text('name: half\nextends: scopa\ntitle: "x\\ud800y"\n"k\\udfff": 1\n', encoding="utf-8")
+    (error,) = validate_file(str(path))
+    assert (error.line, error.col, error.path) == (3, 8, "title")
+    assert "U+D800 is half of a UTF-16 pair" in error.message
+    path.write_text('name: half\nextends: scopa\n"k\\udfff": 1\n', encoding="utf-8")
+    (error,) = validate_file(str(path))
+    assert (error.line, error.col) == (3, 1) and "U+DFFF" in error.message

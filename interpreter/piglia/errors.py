@@ -6,7 +6,6 @@ Errors about a rule file carry where the problem is (file, line, column), the pl
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -34,6 +33,8 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     >>> did_you_mean("mots", ["most", "holder"])
     " (did you mean 'most'?)"
     """
+    import difflib  # here: only a misspelling needs it, and it costs a run's start a few milliseconds
+
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -8,7 +8,6 @@ location, never from the working directory.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 __all__ = ["data_dir"]
@@ -17,7 +16,9 @@ __all__ = ["data_dir"]
 @cache
 def data_dir(name: str) -> Path:
     """The folder ``grammar`` or ``variants``, wherever this installation keeps it."""
-    packaged = Path(str(resources.files("piglia"))) / "_data" / name
+    # The package's own folder, as importlib.resources.files("piglia") gives it for an installed package, without
+    # importing importlib.resources (a noticeable part of the command's start).
+    packaged = Path(__file__).parent / "_data" / name
     if packaged.is_dir():
         return packaged
     checkout = Path(__file__).resolve().parent.parent.parent / name

@@ -6,23 +6,35 @@ schema for the built-in mechanics, checked in for editors.
 
 jsonschema reports what failed in its own terms ("Additional properties are not allowed"); here each error
 becomes one message at the path it is about, with a suggestion for a misspelt key or value.
+
+Checking is the costly part of loading a small rule file (importing jsonschema alone takes longer than the rest of
+the load), so that a file passed the check is kept in the on-disk cache (:mod:`piglia.diskcache`), keyed by the
+hashes of the data checked, of the schema and of the validator's installation: the same data under the same
+schema is not checked twice, and jsonschema is then not even imported. Only a clean pass is kept: a file with
+problems is checked, and its messages written, every time.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import json
+import math
+import os
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError, best_match
-
+from piglia import diskcache
 from piglia.errors import did_you_mean
 from piglia.mechanics.base import generation
 from piglia.mechanics.schema import generate_schema
 from piglia.yamlpos import Path
 
-__all__ = ["SchemaProblem", "schema", "schema_problems"]
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+
+__all__ = ["SchemaProblem", "check_context", "is_plain", "schema", "schema_problems"]
 
 SchemaProblem = tuple[Path, str, bool]  # (path, message, points at the key rather than the value)
 
@@ -54,6 +66,8 @@ def _validator() -> jsonschema.protocols.Validator:
 
 @cache
 def _validator_of(_generation: int) -> jsonschema.protocols.Validator:
+    import jsonschema  # here: a run whose rule files are all in the cache of checked files never needs it
+
     cls = jsonschema.validators.validator_for(schema())
     validator: jsonschema.protocols.Validator = cls(schema())
     return validator
@@ -96,6 +110,8 @@ def _or(words: list[str]) -> str:
 
 
 def _message(err: ValidationError) -> Iterator[SchemaProblem]:
+    from jsonschema.exceptions import best_match
+
     path: Path = tuple(err.absolute_path)
     v = err.validator
     inst = err.instance
@@ -156,11 +172,77 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
     yield path, err.message, False
 
 
+_CHECKED = "schema-checked"  # the cache's entries: "this data passed this schema", payload _PASSED
+_PASSED = b"no schema errors"
+
+
+def is_plain(data: Any) -> bool:
+    """Whether ``data`` is made only of what JSON writes back unchanged (text keys, finite numbers...), so that
+    its JSON text stands for it exactly: 1 and "1" and true and 1.0 stay apart."""
+    if isinstance(data, dict):
+        return all(type(k) is str and is_plain(v) for k, v in data.items())
+    if isinstance(data, list):
+        return all(is_plain(v) for v in data)
+    if isinstance(data, float):
+        return math.isfinite(data)
+    return data is None or type(data) in (str, int, bool)
+
+
+@cache
+def _schema_digest(_generation: int) -> str:
+    return diskcache.digest(json.dumps(schema(), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
+
+
+def _validator_stamp() -> str | None:
+    """Which jsonschema is installed (where, and when its files were written), without importing it: another
+    version may judge the same data otherwise, so it is part of the key."""
+    try:
+        spec = importlib.util.find_spec("jsonschema")
+        if spec is None or spec.origin is None:
+            return None
+        st = os.stat(spec.origin)
+    except (ImportError, OSError, ValueError):
+        return None
+    return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def check_context() -> str | None:
+    """What a clean check depends on besides the data: the schema of the mechanics registered now, and the
+    installed jsonschema. None when that cannot be told (then nothing is cached)."""
+    stamp = _validator_stamp()
+    if stamp is None:
+        return None
+    return f"{stamp}|{_schema_digest(generation())}"
+
+
+def _check_key(data: Any) -> str | None:
+    """The cache key of checking ``data`` against the current schema, or None when it cannot have one."""
+    if diskcache.cache_dir() is None:
+        return None
+    try:
+        if not is_plain(data):
+            return None
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (RecursionError, ValueError, TypeError):
+        return None
+    context = check_context()
+    if context is None:
+        return None
+    return diskcache.digest("schema check", context, text)
+
+
 def schema_problems(data: Any) -> list[SchemaProblem]:
     """Every schema problem in ``data``, most specific first, one message per place."""
+    key = _check_key(data)
+    if key is not None and diskcache.load(_CHECKED, key) == _PASSED:
+        return []
     problems: list[SchemaProblem] = []
     seen: set[Path] = set()
     errors = sorted(_validator().iter_errors(data), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
+    if not errors:
+        if key is not None:
+            diskcache.store(_CHECKED, key, _PASSED)
+        return []
     for err in errors:
         for path, message, at_key in _message(err):
             # A precise error deeper down makes a generic one about an enclosing value redundant.

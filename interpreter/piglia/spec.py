@@ -5,6 +5,14 @@ The pipeline: find the file (a path, or the name of a built-in variant), load it
 the deck, compile every expression against the scope of the place it is written, and build the capture
 kinds and awards from their registries. Every problem becomes a :class:`SpecError` at the file, line and
 column where it was written; validation collects all of them.
+
+Reading the YAML and checking it against the schema cost more than building, so a file that loaded cleanly is
+remembered in the on-disk cache (:mod:`piglia.diskcache`): its merged data, with the hash of every file of its
+``extends`` chain and how each ``extends`` was resolved. The next process that loads the same file, unchanged,
+with its ``extends`` resolving to the same unchanged files, under the same schema and the same reader code, builds
+from that data and skips the YAML, the merge and the schema check; the build itself (compiling every expression,
+its checks, the sampled opening deals) runs every time. Any problem, or any entry that does not match in every
+respect, takes the full path, which finds and locates it as always.
 """
 
 from __future__ import annotations
@@ -17,10 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 from typing import Any
 
+from piglia import diskcache
 from piglia.build import VariantBuilder
 from piglia.errors import SpecError, SpecErrors, did_you_mean
 from piglia.resources import data_dir
-from piglia.schema import schema_problems
+from piglia.schema import check_context, is_plain, schema_problems
 from piglia.variant import Variant
 from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
 
@@ -77,6 +86,7 @@ class Layered:
     top: YamlDoc | None = None
     files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
     removed: dict[Path, YamlDoc] = field(default_factory=dict)  # inherited keys removed by `key: null`, and by whom
+    links: tuple[str, ...] = ()  # the `extends` of files[0], files[1]...: files[i + 1] is what links[i] named
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -196,12 +206,9 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         parent = resolve_variant_path(parent_ref, relative_to=path.parent)
     except SpecError as exc:
         raise doc.error(("extends",), exc.message) from None
-    beside = path.parent / f"{parent_ref}.yaml"
-    if parent.parent == data_dir("variants").resolve() and beside.is_file() and beside.resolve() != parent:
-        _NOTES.setdefault(str(chain[0] if chain else path), []).append(
-            f"{_display(path)}: extends: {parent_ref} is the built-in variant {parent_ref}, not the file "
-            f"{_display(beside)} beside it (write extends: ./{parent_ref}.yaml for the file)"
-        )
+    note = _beside_note(path, parent_ref, parent)
+    if note is not None:
+        _NOTES.setdefault(str(chain[0] if chain else path), []).append(note)
     if parent in (*chain, path):
         start = (*chain, path).index(parent)
         cycle = " -> ".join(p.name for p in (*chain, path, parent)[start:])
@@ -218,8 +225,20 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
     merged = _merge(base, doc)
     merged.origin[()] = doc
     merged.files = (stamp, *base.files)
+    merged.links = (parent_ref, *base.links)
     _drop_stale_translations(merged.data, doc.data)
     return merged
+
+
+def _beside_note(path: FsPath, parent_ref: str, parent: FsPath) -> str | None:
+    """The note for an ``extends`` by bare name that took a built-in over a file of that name beside ``path``."""
+    beside = path.parent / f"{parent_ref}.yaml"
+    if parent.parent == data_dir("variants").resolve() and beside.is_file() and beside.resolve() != parent:
+        return (
+            f"{_display(path)}: extends: {parent_ref} is the built-in variant {parent_ref}, not the file "
+            f"{_display(beside)} beside it (write extends: ./{parent_ref}.yaml for the file)"
+        )
+    return None
 
 
 _TRANSLATED_TEXTS = ("title", "description", "notes")
@@ -296,6 +315,19 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     if cached is not None and all(_stamp(FsPath(file)) == (file, digest) for file, digest in cached[0]):
         return cached[1]
     _NOTES.pop(str(path), None)
+    key = _remembered_key(path)
+    recalled = _recall(key)
+    if recalled is not None:
+        data, files, notes = recalled
+        unlocated = _Unlocated()
+        builder = VariantBuilder(data, unlocated)
+        variant = builder.build(sha256=_fingerprint(data), source=_display(path))
+        if variant is not None and not builder.errors and not unlocated.asked:
+            if notes:
+                _NOTES[str(path)] = notes
+            _CACHE[str(path)] = (files, variant)
+            return variant
+        # Not what this data built before (the engine changed since?): the full path finds and locates it.
     layered = _load_layers(path, ())
     problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
     if problems:
@@ -306,7 +338,113 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
         raise SpecErrors(builder.errors)
     assert variant is not None
     _CACHE[str(path)] = (layered.files, variant)
+    _remember(key, layered)
     return variant
+
+
+# -- the on-disk cache of cleanly loaded rule files ------------------------------------------------------
+
+_LOADED = "rules-loaded"
+
+
+def _source_stamp(origin: str | None) -> str:
+    """Which source file, of which size, written when: enough to tell that code has changed."""
+    if origin is None:
+        raise OSError("no source file")
+    st = os.stat(origin)
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _reader_stamp() -> str | None:
+    """The code that turns rule files into the data the builder gets: PyYAML, the reader, the merge."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("yaml")
+        here = FsPath(__file__)
+        return "|".join(
+            _source_stamp(origin)
+            for origin in (spec.origin if spec else None, str(here), str(here.with_name("yamlpos.py")))
+        )
+    except (ImportError, OSError, ValueError):
+        return None
+
+
+def _remembered_key(path: FsPath) -> str | None:
+    """The cache key of ``path`` as it is now (its bytes, the schema, the reader), or None: not cacheable."""
+    if diskcache.cache_dir() is None:
+        return None
+    top = _stamp(path)
+    reader = _reader_stamp()
+    checked = check_context()
+    if top is None or reader is None or checked is None:
+        return None
+    return diskcache.digest("rules loaded", *top, reader, checked)
+
+
+def _recall(key: str | None) -> tuple[dict[str, Any], tuple[_Stamp, ...], list[str]] | None:
+    """The merged data, files and resolution notes remembered under ``key``, if every file of the ``extends``
+    chain still holds what it held and every ``extends`` still resolves to the same file; else None."""
+    payload = diskcache.load(_LOADED, key) if key is not None else None
+    if payload is None:
+        return None
+    try:
+        entry = json.loads(payload)
+        files = tuple((str(f), str(d)) for f, d in entry["files"])
+        links = [str(ref) for ref in entry["links"]]
+        data = entry["data"]
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not files or len(links) != len(files) - 1:
+        return None
+    notes: list[str] = []
+    for i, (file, digest) in enumerate(files):
+        if i and _stamp(FsPath(file)) != (file, digest):  # the first is in the key
+            return None
+    for i, ref in enumerate(links):
+        here = FsPath(files[i][0])
+        try:
+            parent = resolve_variant_path(ref, relative_to=here.parent)
+        except SpecError:
+            return None
+        if str(parent) != files[i + 1][0]:
+            return None
+        note = _beside_note(here, ref, parent)
+        if note is not None:
+            notes.append(note)
+    return data, files, notes
+
+
+def _remember(key: str | None, layered: Layered) -> None:
+    """Keep a cleanly loaded file's merged data for the next process (nothing if it is not plain JSON data)."""
+    if key is None or not is_plain(layered.data):
+        return
+    entry = {"files": layered.files, "links": layered.links, "data": layered.data}
+    try:
+        payload = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except (ValueError, TypeError, RecursionError):
+        return
+    diskcache.store(_LOADED, key, payload)
+
+
+class _Unlocated:
+    """The builder's reporter for remembered data, which has no positions: being asked to locate an error means
+    the data does not build cleanly now, and the full path must locate the problem. (The builder asks for the
+    newest of some paths before it knows whether it will need one: that answer only ever places an error.)"""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        self.asked = True
+        return SpecError(message, path=format_path(path))
+
+    def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
+        self.asked = True
+        return SpecError(message, path=format_path(path))
+
+    def newest(self, *paths: Path) -> Path:
+        return paths[0]
 
 
 class _Reporter:

@@ -14,20 +14,21 @@ whole matches it finished, and the pool is then closed without killing a worker 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
-import multiprocessing
 import os
 import signal
 import sys
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor
-from concurrent.futures import wait as wait_futures
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from piglia.errors import PigliaError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+# ctypes, multiprocessing and concurrent.futures are imported where a pool is made or a worker starts: a run that
+# stays in one process (most small ones) needs none of them, and they are a noticeable part of the command's start.
 
 __all__ = ["SMALL_MACHINE_WORKERS", "WorkerPool", "check_workers", "cores", "max_workers"]
 
@@ -75,6 +76,8 @@ def _die_with(parent: int) -> None:
         if sig is not None:  # a forked worker inherits the run's handlers: SIGTERM must end it, not flag it
             signal.signal(sig, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
+        import ctypes.util
+
         try:
             libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -123,6 +126,9 @@ class WorkerPool:
         initializer: Callable[..., None] | None = None,
         initargs: tuple[Any, ...] = (),
     ) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         if method is None:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         self.executor = ProcessPoolExecutor(
@@ -138,7 +144,9 @@ class WorkerPool:
 
     def wait_any(self, pending: set[Any], timeout: float = 0.2) -> set[Any]:
         """The futures of ``pending`` done within ``timeout`` seconds (often none: the caller checks for a stop)."""
-        done, _ = wait_futures(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        from concurrent.futures import FIRST_COMPLETED, wait
+
+        done, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
         return set(done)
 
     def _processes(self) -> list[Any]:
@@ -150,7 +158,9 @@ class WorkerPool:
         self._ask_to_stop()
         if not pending:
             return set()
-        done, _ = wait_futures(pending, timeout=grace)
+        from concurrent.futures import wait
+
+        done, _ = wait(pending, timeout=grace)
         return set(done)
 
     def _ask_to_stop(self) -> None:

@@ -6,18 +6,23 @@ and bound what aliases can expand to (the "billion laughs" file). Only PyYAML's 
 used: no tag can construct a Python object.
 
 Paths are tuples of keys and list indexes, e.g. ``("awards", "cards", "most")``.
+
+PyYAML is imported by :func:`load_yaml`, not with this module: the positions and paths are used everywhere, but a
+run whose rule files all come from the cache of checked files (:mod:`piglia.spec`) reads no YAML at all.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from piglia.errors import SpecError
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = ["MAX_FILE_BYTES", "Path", "YamlDoc", "format_path", "load_yaml"]
 
@@ -160,43 +165,58 @@ def _yaml11_surprise(text: str, value: Any) -> str | None:
     return None
 
 
+# A "\ud800" escape in a double-quoted scalar gives half of a UTF-16 pair, which is no character: no text could
+# hold it (writing or hashing it fails), so it is refused where it is written.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 _PLAIN_TAGS = frozenset(f"tag:yaml.org,2002:{t}" for t in ("map", "seq", "str", "int", "float", "bool", "null"))
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing to compose nodes nested past MAX_DEPTH (its composer recurses)."""
+@functools.cache
+def _loader_class() -> Any:
+    """The loader class, made on first use (it derives from PyYAML's, and PyYAML is imported only to read)."""
+    import yaml
 
-    def __init__(self, text: str, file: str) -> None:
-        super().__init__(text)
-        self.file = file
-        self.depth = 0
+    class _Loader(yaml.SafeLoader):
+        """PyYAML's safe loader, refusing to compose nodes nested past MAX_DEPTH (its composer recurses)."""
 
-    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
-        self.depth += 1
-        try:
-            if self.depth > MAX_DEPTH + 1:
-                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
-                raise SpecError(
-                    f"the file nests deeper than {MAX_DEPTH} levels",
-                    file=self.file,
-                    line=mark.line + 1,
-                    col=mark.column + 1,
-                )
-            node: yaml.Node | None = super().compose_node(parent, index)
-            return node
-        finally:
-            self.depth -= 1
+        def __init__(self, text: str, file: str) -> None:
+            super().__init__(text)
+            self.file = file
+            self.depth = 0
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH + 1:
+                    mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
+                    raise SpecError(
+                        f"the file nests deeper than {MAX_DEPTH} levels",
+                        file=self.file,
+                        line=mark.line + 1,
+                        col=mark.column + 1,
+                    )
+                node: yaml.Node | None = super().compose_node(parent, index)
+                return node
+            finally:
+                self.depth -= 1
+
+    return _Loader
 
 
 class _Builder:
     """Turns a composed PyYAML node graph into plain data and position tables."""
 
     def __init__(self, doc: YamlDoc) -> None:
+        import yaml
+
         self.doc = doc
         self.count = 0
         self.constructor = yaml.SafeLoader("")  # only its safe scalar constructor is used
 
     def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
+        import yaml  # already imported by load_yaml: a dictionary look-up
+
         self.count += 1
         if self.count > MAX_NODES:
             raise self._error(
@@ -214,6 +234,7 @@ class _Builder:
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise self._error(key_node, "a key must be a plain name, not a list or mapping")
                 key = str(key_node.value)
+                self._check_text(key_node, key, (*path, key))
                 if key in out:
                     first = self.doc.keys.get((*path, key), (0, 0))[0]
                     raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", (*path, key))
@@ -235,10 +256,18 @@ class _Builder:
             surprise = _yaml11_surprise(str(node.value), value)
             if surprise is not None:
                 raise self._error(node, surprise, path)
+        if isinstance(value, str):
+            self._check_text(node, value, path)
         if not isinstance(value, (str, int, float, bool)) and value is not None:
             # timestamps, binary: SafeLoader makes them, rule files never need them
             return str(node.value)
         return value
+
+    def _check_text(self, node: yaml.Node, text: str, path: Path) -> None:
+        half = _SURROGATE.search(text)
+        if half is not None:
+            code = f"U+{ord(half.group()):04X}"
+            raise self._error(node, f"{code} is half of a UTF-16 pair, not a character: write the character", path)
 
     def _error(self, node: yaml.Node, message: str, path: Path = ()) -> SpecError:
         return SpecError(
@@ -280,10 +309,12 @@ def load_yaml(text: str, file: str) -> YamlDoc:
     """Load one YAML document safely; raise :class:`SpecError` with a position for any problem."""
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
         raise SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; rule files are small", file=file)
+    import yaml
+
     doc = YamlDoc(file=file, text=text, data=None)
-    loader: _Loader | None = None
+    loader: Any = None
     try:
-        loader = _Loader(text, file)
+        loader = _loader_class()(text, file)
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
-from typing import IO
-
-import yaml
-from rich.console import Console
+from typing import IO, TYPE_CHECKING
 
 from piglia.errors import SpecError, SpecErrors
 from piglia.spec import load_variant
 from piglia.variant import Variant
+
+if TYPE_CHECKING:
+    from rich.console import Console  # imported by the two functions below: --json and plain messages need no rich
 
 __all__ = [
     "HELP_FORMAT",
@@ -34,11 +35,15 @@ class UserError(Exception):
 
 def out_console() -> Console:
     """Standard output; plain text when it is not a terminal."""
+    from rich.console import Console
+
     return Console(highlight=False, soft_wrap=True)
 
 
 def err_console() -> Console:
     """Standard error, for progress bars and notes."""
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -50,8 +55,18 @@ def load(ref: str) -> Variant:
         raise UserError("\n".join(e.format() for e in exc.errors)) from None
     except SpecError as exc:
         raise UserError(exc.format()) from None
-    except (yaml.YAMLError, RecursionError, MemoryError) as exc:  # what the loader does not locate itself
+    except (RecursionError, MemoryError) as exc:  # what the loader does not locate itself
         raise UserError(unexpected(ref, exc)) from None
+    except Exception as exc:
+        if not _is_yaml_error(exc):
+            raise
+        raise UserError(unexpected(ref, exc)) from None
+
+
+def _is_yaml_error(exc: BaseException) -> bool:
+    """Whether PyYAML raised ``exc``; asked without importing PyYAML (a run that read no YAML has no YAML error)."""
+    yaml = sys.modules.get("yaml")
+    return yaml is not None and isinstance(exc, yaml.YAMLError)
 
 
 def _place(ref: str, position: int) -> str:
@@ -73,7 +88,9 @@ def unexpected(ref: str, exc: BaseException) -> str:
     if isinstance(exc, MemoryError):
         return f"{ref}: too large to be read"
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    if isinstance(exc, yaml.YAMLError):
+    if _is_yaml_error(exc):
+        import yaml
+
         problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
         if mark is not None:
             return f"{ref}:{mark.line + 1}:{mark.column + 1}: {problem}"

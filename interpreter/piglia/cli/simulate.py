@@ -9,9 +9,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
-
 from piglia import interrupt
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, err_console, load, out_console, refuse_existing
 from piglia.recordio import RecordFile, RecordWriteError
@@ -107,6 +104,16 @@ def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[
     """Run the simulation, with a progress bar (deals per second, time left) when ``show``."""
     if not show:
         return simulate(variant, **options)
+    # Imported here: the bar is drawn only on a terminal, and rich.progress costs a tenth of a small run's start.
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     total = args.deals or args.matches
     unit = "deals" if args.deals else "matches"
     start = time.perf_counter()
@@ -138,6 +145,8 @@ def _ci(bounds: list[float], pct: bool = True) -> str:
 
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
     """The summary as tables (plain text when output is not a terminal)."""
+    from rich.table import Table  # here: --json prints no table
+
     data = summary.as_dict()
     out = out_console()
     note = " (interrupted)" if summary.interrupted else ""

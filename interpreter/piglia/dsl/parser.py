@@ -5,17 +5,25 @@ offset of the problem. Two limits keep hostile input cheap and keep the (recursi
 compiler far from Python's recursion limit: the text is at most :data:`MAX_LENGTH` characters, and the
 expression at most :data:`MAX_DEPTH` levels deep, which is measured on the parse tree *without*
 recursion before anything recursive touches it.
+
+A parsed expression is also kept in the on-disk cache (:mod:`piglia.diskcache`) as JSON, keyed by its text and by
+the grammar, this module and the AST's node classes: a new process reads the AST back instead of importing Lark
+and loading its tables, which costs more than the rest of loading a small rule file. The JSON names node classes
+from a fixed list and holds only numbers, strings and booleans; nothing in it is ever evaluated. Only successful
+parses are kept, so every syntax error is found and worded by the parser itself, every time.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
-
+from piglia import diskcache
 from piglia.dsl.nodes import (
     Attr,
     Binary,
@@ -34,8 +42,13 @@ from piglia.dsl.nodes import (
     Unary,
     Where,
 )
-from piglia.dsl.resources import grammar_text
 from piglia.errors import DslSyntaxError
+from piglia.resources import data_dir
+
+if TYPE_CHECKING:
+    # Lark is imported where a text is really parsed, never for an expression the cache has.
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 __all__ = ["MAX_DEPTH", "MAX_LENGTH", "lark_grammar", "parse"]
 
@@ -98,6 +111,10 @@ def _lark() -> Lark:
     """The parser, built once: LALR with the basic lexer, so keywords are never names. Lark keeps the built
     tables in a cache file (in the temporary directory, keyed by the grammar and these options), so a new
     process loads them instead of building them again."""
+    from lark import Lark
+
+    from piglia.dsl.resources import grammar_text
+
     return Lark(
         grammar_text(),
         parser="lalr",
@@ -111,6 +128,8 @@ def _lark() -> Lark:
 
 def lark_grammar() -> str:
     """The Lark grammar of the DSL (start rule ``start``), e.g. for ``hypothesis.extra.lark.from_lark``."""
+    from piglia.dsl.resources import grammar_text
+
     return grammar_text()
 
 
@@ -128,6 +147,21 @@ def parse(text: str) -> Expr:
 @functools.lru_cache(maxsize=4096)
 def _parse(text: str) -> Expr:
     # Variants repeat expressions (and the AST is immutable), so parse each distinct text once.
+    key = _cache_key(text)
+    if key is not None:
+        cached = _from_cache(key)
+        if cached is not None:
+            return cached
+    expr = _parse_with_lark(text)
+    if key is not None:
+        diskcache.store(_PARSED, key, json.dumps(_encode(expr), separators=(",", ":")).encode("utf-8"))
+    return expr
+
+
+def _parse_with_lark(text: str) -> Expr:
+    from lark import Token
+    from lark.exceptions import LarkError, UnexpectedInput
+
     try:
         tree = _lark().parse(text)
     except UnexpectedInput as e:
@@ -141,12 +175,98 @@ def _parse(text: str) -> Expr:
 
 
 # ---------------------------------------------------------------------------------------------------
+# The cache of parsed expressions
+# ---------------------------------------------------------------------------------------------------
+
+_PARSED = "dsl-parsed"
+# The only classes a cached AST may name: every node class, by name.
+_NODES: dict[str, type[Expr]] = {
+    cls.__name__: cls
+    for cls in (
+        Attr,
+        Binary,
+        BoolLit,
+        BoolOp,
+        Call,
+        CardOf,
+        Compare,
+        Comprehension,
+        IfElse,
+        IntLit,
+        Lookup,
+        Name,
+        StrLit,
+        Unary,
+        Where,
+    )
+}
+
+
+@functools.cache
+def _parser_stamp() -> str | None:
+    """What a cached AST depends on besides its text: the grammar and the code that turns a parse into an AST
+    (this module and the node classes). None when one of them cannot be read: then nothing is cached."""
+    try:
+        here = Path(__file__)
+        parts = [
+            (data_dir("grammar") / "dsl.lark").read_bytes(),
+            here.read_bytes(),
+            here.with_name("nodes.py").read_bytes(),
+        ]
+    except (OSError, ValueError):
+        return None
+    return diskcache.digest("dsl parse", *parts)
+
+
+def _cache_key(text: str) -> str | None:
+    stamp = _parser_stamp()
+    return None if stamp is None else diskcache.digest(stamp, text)
+
+
+def _encode(node: Any) -> Any:
+    """A node as JSON data: ``{"": class name, field: value...}``; a tuple of nodes as ``{"()": [...]}``."""
+    if isinstance(node, Expr):
+        out: dict[str, Any] = {"": type(node).__name__}
+        for f in dataclasses.fields(node):
+            out[f.name] = _encode(getattr(node, f.name))
+        return out
+    if isinstance(node, tuple):
+        return {"()": [_encode(item) for item in node]}
+    return node
+
+
+def _decode(data: Any) -> Any:
+    if isinstance(data, dict):
+        if "()" in data:
+            return tuple(_decode(item) for item in data["()"])
+        cls = _NODES[data[""]]
+        return cls(**{k: _decode(v) for k, v in data.items() if k != ""})
+    if data is None or type(data) in (int, str, bool):
+        return data
+    raise ValueError(f"not an AST value: {data!r}")
+
+
+def _from_cache(key: str) -> Expr | None:
+    """The AST kept under ``key``, or None: absent, or not a well-formed AST (a damaged entry is a miss)."""
+    raw = diskcache.load(_PARSED, key)
+    if raw is None:
+        return None
+    try:
+        expr = _decode(json.loads(raw))
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None
+    return expr if isinstance(expr, Expr) else None
+
+
+# ---------------------------------------------------------------------------------------------------
 # Errors
 # ---------------------------------------------------------------------------------------------------
 
 
 def _syntax_error(e: UnexpectedInput, text: str) -> DslSyntaxError:
     """A clear message and offset for one of Lark's parse errors."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
     if isinstance(e, UnexpectedCharacters):
         pos = e.pos_in_stream if e.pos_in_stream is not None else 0
         char = text[pos] if pos < len(text) else ""
@@ -187,6 +307,8 @@ def _show(token: Token) -> str:
 
 def _check_depth(tree: Tree[Token]) -> None:
     """Refuse trees nested more than MAX_DEPTH levels, without recursing (the tree may be thousands deep)."""
+    from lark import Tree
+
     stack: list[tuple[Tree[Token], int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()
@@ -209,6 +331,8 @@ def _check_depth(tree: Tree[Token]) -> None:
 
 def _span(node: Tree[Token] | Token) -> dict[str, int]:
     """``offset`` and ``length`` keywords for an AST node made from this tree or token."""
+    from lark import Token
+
     if isinstance(node, Token):
         start = node.start_pos or 0
         return {"offset": start, "length": len(node)}
@@ -234,11 +358,15 @@ def _string(token: Token) -> StrLit:
 
 
 def _tree(node: Tree[Token] | Token) -> Tree[Token]:
+    from lark import Tree
+
     assert isinstance(node, Tree)
     return node
 
 
 def _token(node: Tree[Token] | Token) -> Token:
+    from lark import Token
+
     assert isinstance(node, Token)
     return node
 

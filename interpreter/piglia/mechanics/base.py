@@ -18,10 +18,10 @@ point group ``piglia.mechanics`` (see docs/extending.md); :func:`mechanics` load
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from importlib import metadata
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from piglia import entrypoints as metadata  # importlib.metadata only if a plugin may be installed
 from piglia.cards import Deck
 from piglia.dsl import Compiled, T
 from piglia.dsl.words import Words
