@@ -1,0 +1,90 @@
+"""Instructions executed per random deal, for one or more source trees of Piglia: a measure that does not depend on
+how loaded the machine is (CPU time on a shared machine moves by 10-15% from run to run; this moves by 1-2%).
+
+Each figure is valgrind's ``cachegrind`` count (``--cache-sim=no``, ``PYTHONHASHSEED=0``) of a process that plays
+``--warm`` matches (seed 2, unmeasured: imports, loading and the capture table's warm-up) and then ``--matches``
+matches (seed 1, as a simulation plays them), less the count of the same process with no measured match, divided
+by the deals of the measured matches. Trees are given as folders holding ``interpreter/``.
+
+    git archive main | tar -x -C /tmp/before
+    python benchmarks/instructions.py /tmp/before . --variant scopa --matches 30 --warm 60
+    python benchmarks/instructions.py /tmp/before . --variant cicera --matches 6 --warm 20
+
+Needs valgrind (Debian: ``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+CHILD = """
+import sys
+import piglia
+from piglia.simulate import Summary, _play_watched, match_seed
+from piglia.state import Game
+from piglia.stats import Watcher
+name, players, count, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+game = Game(piglia.load_variant(name), players or None)
+for seed, n in ((2, warm), (1, count)):
+    summary = Summary.empty(game, 1)
+    watcher = Watcher(summary, game)
+    for k in range(n):
+        _play_watched(game, match_seed(seed, k), watcher, None)
+print("deals", summary.deals)
+"""
+
+
+def count(tree: Path, variant: str, players: int, matches: int, warm: int) -> tuple[int, int]:
+    """(instructions, deals) of one cachegrind run of ``tree``."""
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(CHILD)
+    try:
+        # No disk cache (a tree that has one would load faster in whichever run comes second, and the loading
+        # would not cancel out): both runs load the rule file the same way.
+        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree / "interpreter"), "PIGLIA_NO_CACHE": "1"}
+        valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+        run = subprocess.run(
+            [*valgrind, sys.executable, f.name, variant, str(players), str(matches), str(warm)],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+    finally:
+        os.unlink(f.name)
+    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
+    deals = re.search(r"deals (\d+)", run.stdout)
+    if refs is None or deals is None:
+        raise SystemExit(f"no count from valgrind for {tree}:\n{run.stderr[-2000:]}")
+    return int(refs.group(1).replace(",", "")), int(deals.group(1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("trees", nargs="+", type=Path, help="source trees (folders holding interpreter/)")
+    parser.add_argument("--variant", default="scopa")
+    parser.add_argument("--players", type=int, default=0, help="player count (default: the variant's)")
+    parser.add_argument("--matches", type=int, default=30)
+    parser.add_argument("--warm", type=int, default=60)
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
+    first: float | None = None
+    for tree in args.trees:
+        refs, deals = count(tree, args.variant, args.players, args.matches, args.warm)
+        base, _ = count(tree, args.variant, args.players, 0, args.warm)
+        per_deal = (refs - base) / deals
+        ratio = "" if first is None else f"  ({first / per_deal:.2f}x fewer than the first tree)"
+        first = per_deal if first is None else first
+        print(f"{args.variant} {tree}: {per_deal:,.0f} instructions a deal over {deals} deals{ratio}")
+
+
+if __name__ == "__main__":
+    main()
