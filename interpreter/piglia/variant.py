@@ -206,36 +206,18 @@ class CaptureTable:
         return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers))
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
-        """:meth:`CaptureRules.hand_captures` through the memo."""
-        played_class = self.played_class
-        # One int per (played class, table key): cheaper to hash than a tuple.
-        key = sum(map(self._weight_of, table)) * self.played_classes
-        get = self.memo.get
-        canon: list[int] | None = None
+        """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
+        canon: list[int] | None = None  # the table sorted by class, once a turn
         out: list[list[Capture]] = []
-        hits = 0
-        for card in hand:
-            found = get(key + played_class[card])
-            if found is None:
-                caps = self.plain(card, table)
-                if len(self.memo) < self.MAX_ENTRIES:
-                    if canon is None:
-                        canon = sorted(table, key=self._canon_of)
-                    where = {c: i for i, c in enumerate(canon)}
-                    self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
-                out.append(caps)
-                continue
-            hits += 1
-            if not found:
+        for found in self.lookup(hand, table):
+            if isinstance(found, list):  # a miss: the plain search's own list
+                out.append(found)
+            elif not found:
                 out.append([])
-                continue
-            if canon is None:
-                canon = sorted(table, key=self._canon_of)
-            if len(found) == 1 and len(found[0]) == 1:
-                out.append([(canon[found[0][0]],)])
             else:
-                out.append(sorted([tuple(sorted([canon[i] for i in pos])) for pos in found]))
-        self._count(hits, len(hand))
+                if canon is None:
+                    canon = sorted(table, key=self._canon_of)
+                out.append(_as_cards(found, canon))
         return out
 
     def lookup(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | tuple[tuple[int, ...], ...]]:
@@ -268,10 +250,7 @@ class CaptureTable:
 
     def cards_of(self, found: tuple[tuple[int, ...], ...], table: Sequence[int]) -> list[Capture]:
         """The captures, as cards of ``table``, that the memo's positions ``found`` stand for."""
-        canon = sorted(table, key=self._canon_of)
-        if len(found) == 1 and len(found[0]) == 1:
-            return [(canon[found[0][0]],)]
-        return sorted([tuple(sorted([canon[i] for i in pos])) for pos in found])
+        return _as_cards(found, sorted(table, key=self._canon_of))
 
     def _count(self, hits: int, lookups: int) -> None:
         """Judge the memo's hit rate every WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs more
@@ -312,6 +291,14 @@ class CaptureTable:
                 seen[pc] = caps
             out.append(caps)
         return out
+
+
+def _as_cards(found: tuple[tuple[int, ...], ...], canon: Sequence[int]) -> list[Capture]:
+    """The captures the memo's positions stand for, as cards of the table sorted by class (``canon``),
+    ascending."""
+    if len(found) == 1 and len(found[0]) == 1:
+        return [(canon[found[0][0]],)]
+    return sorted([tuple(sorted([canon[i] for i in pos])) for pos in found])
 
 
 def plain_search(tiers: tuple[tuple[CaptureKind, ...], ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
