@@ -189,7 +189,7 @@ def test_editing_the_parent_changes_the_child_loaded_again(tmp_path: Path) -> No
     assert load_variant(str(child)).match.target == 21
     assert load_variant(str(child)) is load_variant(str(child))  # unchanged files: the cached variant
     # Same size, and written at once: an mtime-and-size key could not see this edit.
-    parent.write_text(parent.read_text().replace("21", "31"))
+    parent.write_text(parent.read_text().replace("target: 21", "target: 31"))  # not "21" alone: the path may hold it
     assert load_variant(str(child)).match.target == 31
     parent.write_text(parent.read_text().replace("match: {target: 31}", "match: {target: 0}"))
     assert "must be at least 1" in one_error(child).message
