@@ -7,6 +7,7 @@ import atexit
 import io
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -148,3 +149,17 @@ def run_piglia(*args: str, stdin: str = "", cwd: Path | None = None) -> subproce
         env=piglia_env(),
         timeout=300,
     )
+
+
+def hide_differently(state: State, seat: int, rng: random.Random) -> State:
+    """The same position with the cards ``seat`` cannot see (other hands, the stock) dealt out another way."""
+    other = state.clone()
+    hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + list(other.stock)
+    rng.shuffle(hidden)
+    pos = 0
+    for s, h in enumerate(other.hands):
+        if s != seat:
+            other.hands[s] = sorted(hidden[pos : pos + len(h)])
+            pos += len(h)
+    other.stock = hidden[pos:]
+    return other

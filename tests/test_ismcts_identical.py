@@ -20,6 +20,7 @@ import random
 import pytest
 
 import piglia
+from conftest import hide_differently
 from piglia.players import make_player
 from piglia.players.ismcts import IsmctsPlayer
 from piglia.players.knowledge import Determinizer, determinize
@@ -137,15 +138,7 @@ def test_legal_moves_depend_on_the_hand_and_the_table_only(name: str, seats: int
         pytest.skip("with builds the moves are listed each time")
     rng = random.Random(3)
     for state, seat in views_in_play(name, seats, 8):
-        other = state.clone()
-        hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + list(other.stock)
-        rng.shuffle(hidden)
-        pos = 0
-        for s, h in enumerate(other.hands):
-            if s != seat:
-                other.hands[s] = sorted(hidden[pos : pos + len(h)])
-                pos += len(h)
-        other.stock = hidden[pos:]
+        other = hide_differently(state, seat, rng)
         other.piles = [list(p) for p in reversed(other.piles)]
         other.plays = []
         other.deal_points = [p + 3 for p in other.deal_points]

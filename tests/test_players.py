@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 
 import piglia
-from conftest import position
+from conftest import hide_differently, position
 from piglia.chance import Phase
 from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, expected_max
@@ -17,20 +17,6 @@ from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
 from piglia.tournament import tournament
 from piglia.variant import Variant
-
-
-def hide_differently(state: State, seat: int, rng: random.Random) -> State:
-    """The same position with the cards ``seat`` cannot see (other hands, the stock) dealt out another way."""
-    other = state.clone()
-    hidden = [c for s, h in enumerate(other.hands) if s != seat for c in h] + list(other.stock)
-    rng.shuffle(hidden)
-    pos = 0
-    for s, h in enumerate(other.hands):
-        if s != seat:
-            other.hands[s] = sorted(hidden[pos : pos + len(h)])
-            pos += len(h)
-    other.stock = hidden[pos:]
-    return other
 
 
 def positions(game: Game, seeds: range, plies: int) -> list[State]:
