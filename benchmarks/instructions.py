@@ -19,10 +19,10 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
+
+from cachegrind import count_instructions
 
 CHILD = """
 import sys
@@ -49,21 +49,13 @@ def count(tree: Path, variant: str, players: int, matches: int, warm: int) -> tu
         # No disk cache (a tree that has one would load faster in whichever run comes second, and the loading
         # would not cancel out): both runs load the rule file the same way.
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree / "interpreter"), "PIGLIA_NO_CACHE": "1"}
-        valgrind = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        run = subprocess.run(
-            [*valgrind, sys.executable, f.name, variant, str(players), str(matches), str(warm)],
-            capture_output=True,
-            text=True,
-            env=env,
-            check=True,
-        )
+        refs, printed = count_instructions([f.name, variant, str(players), str(matches), str(warm)], env)
     finally:
         os.unlink(f.name)
-    refs = re.search(r"I\s+refs:\s+([\d,]+)", run.stderr)
-    deals = re.search(r"deals (\d+)", run.stdout)
-    if refs is None or deals is None:
-        raise SystemExit(f"no count from valgrind for {tree}:\n{run.stderr[-2000:]}")
-    return int(refs.group(1).replace(",", "")), int(deals.group(1))
+    deals = re.search(r"deals (\d+)", printed)
+    if deals is None:
+        raise SystemExit(f"no deals counted by the run of {tree}:\n{printed[-2000:]}")
+    return refs, int(deals.group(1))
 
 
 def main() -> None:

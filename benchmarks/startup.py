@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cachegrind import count_instructions
+
 HERE = Path(__file__).resolve().parent
 
 COMMANDS: dict[str, list[str]] = {
@@ -74,19 +76,7 @@ def run_once(args: list[str], env: dict[str, str]) -> tuple[float, float]:
 
 def instructions(args: list[str], env: dict[str, str]) -> int:
     """Instructions executed by one run, counted by valgrind's cachegrind (independent of the machine's load)."""
-    out = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null", sys.executable, *args],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        check=True,
-        cwd=tempfile.gettempdir(),
-    )
-    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
-    if found is None:
-        raise SystemExit(f"no instruction count in valgrind's output:\n{out.stderr}")
-    return int(found.group(1).replace(",", ""))
+    return count_instructions(args, env, cwd=tempfile.gettempdir())[0]
 
 
 def importtime(args: list[str], env: dict[str, str], top: int) -> list[tuple[int, int, str]]:

@@ -74,6 +74,12 @@ class Game:
         self.has_instant_win = variant.match.instant_win is not None
         self.declares = variant.declarations is not None
         self.has_builds = variant.builds is not None  # mechanics/builds.py lists the moves instead
+        # Every play is a plain one (a card placed, or cards taken and the bonuses scored): what State.play_out's
+        # fast step copies of push_raw. Builds, face-down cards, declarations, an instant win or a bonus reading
+        # the capture's kind need push_raw itself.
+        self.plain_plays = not (
+            self.has_builds or self.declares or self.has_instant_win or self.reads_kind or self.deal_rules.face_down
+        )
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (without ``auto_deal``: in the DEAL phase)."""
@@ -598,14 +604,7 @@ class State:
             raise PigliaError("play_out plays whole matches: the state must deal by itself (auto_deal)")
         pick = game.variant.capture.pick
         get = branching.get
-        fast = not (
-            game.has_builds
-            or game.declares
-            or game.has_instant_win
-            or game.reads_kind
-            or game.deal_rules.face_down
-            or self.events is not None
-        )
+        fast = game.plain_plays and self.events is None  # a record is written by push_raw
         bonuses = game.has_bonuses
         on_play = game.bonus_on_play
         team_of = game.team_of

@@ -77,11 +77,10 @@ class CaptureRules:
         capturing is optional or the card captures nothing, then its captures ascending); ``draw`` is not
         called when there is one move. Random play: the moves are counted, and only the one drawn is built
         (through the capture table, the captures of the cards not drawn are never built either)."""
-        memo = self.table
-        on = memo is not None and memo.on and bool(table)
-        found = memo.lookup(hand, table) if on and memo is not None else self.hand_captures(hand, table)
         if not hand:
             raise PigliaError("no move to pick: no player moves now")
+        memo = self.table
+        found = memo.lookup(hand, table) if memo is not None and memo.on and table else self.hand_captures(hand, table)
         captures = sum(map(len, found))
         if not captures:  # no card captures: one placement per card (the commonest turn)
             n = len(hand)
@@ -241,28 +240,25 @@ class CaptureTable:
                 continue
             hits += 1
             out.append(found)
-        # the hit rate's bookkeeping (_count), inlined: this runs once a turn in every simulation
+        # the hit rate's bookkeeping, inline: this runs once a turn in every simulation
         self.hits += hits
         self.lookups += len(hand)
         if self.lookups >= self.WINDOW:
-            self._count(0, 0)
+            self._judge()
         return out
 
     def cards_of(self, found: tuple[tuple[int, ...], ...], table: Sequence[int]) -> list[Capture]:
         """The captures, as cards of ``table``, that the memo's positions ``found`` stand for."""
         return _as_cards(found, sorted(table, key=self._canon_of))
 
-    def _count(self, hits: int, lookups: int) -> None:
-        """Judge the memo's hit rate every WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs more
-        than it saves, and is switched off for good."""
-        self.hits += hits
-        self.lookups += lookups
-        if self.lookups >= self.WINDOW:
-            self.windows += 1
-            if self.windows > self.WARM_UP and self.hits < self.MIN_HIT_RATE * self.lookups:
-                self.on = False
-                self.memo = {}
-            self.hits = self.lookups = 0
+    def _judge(self) -> None:
+        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs
+        more than it saves, and is switched off for good."""
+        self.windows += 1
+        if self.windows > self.WARM_UP and self.hits < self.MIN_HIT_RATE * self.lookups:
+            self.on = False
+            self.memo = {}
+        self.hits = self.lookups = 0
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""

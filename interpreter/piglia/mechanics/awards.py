@@ -206,24 +206,18 @@ class MostAward(AwardForm):
         if not envs:
             return list(NOBODY)
         most = self.most_fns
-        if len(most) == 1:  # one value compared (most awards): no key tuples
+        if len(most) == 1:  # one value compared (most awards): no key tuples to build
             (key,) = most
-            values = [key(env) for env in envs]
-            top = max(values)
-            if values.count(top) == 1:
-                leader = envs[values.index(top)]
-                return [(leader.team, int(self.points_fn(leader)))]
-            if self.tie == "each":
-                tied = [env for env, v in zip(envs, values, strict=True) if v == top]
-                return [(env.team, int(self.tie_points_fn(env))) for env in tied]
-            return list(NOBODY)
-        scored = [(tuple(f(env) for f in most), env) for env in envs]
-        best = max(key for key, _ in scored)
-        leaders = [env for key, env in scored if key == best]
-        if len(leaders) == 1:
-            return [(leaders[0].team, int(self.points_fn(leaders[0])))]
+            values: list[Any] = [key(env) for env in envs]
+        else:
+            values = [tuple(f(env) for f in most) for env in envs]
+        top = max(values)
+        if values.count(top) == 1:
+            leader = envs[values.index(top)]
+            return [(leader.team, int(self.points_fn(leader)))]
         if self.tie == "each":
-            return [(env.team, int(self.tie_points_fn(env))) for env in leaders]
+            tied = [env for env, v in zip(envs, values, strict=True) if v == top]
+            return [(env.team, int(self.tie_points_fn(env))) for env in tied]
         return list(NOBODY)
 
     def values(self, piles: Sequence[tuple[int, ...]], deal: int) -> list[int | None] | None:
