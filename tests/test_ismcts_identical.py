@@ -44,7 +44,9 @@ def play_match(name: str, seats: int, seed: int, extra: str) -> tuple[str, str]:
     hashes of its moves and of its decisions' values and the players' generators."""
     game = Game(piglia.load_variant(name), seats)
     state = game.new_match(seed, log=False)
-    spec = f"ismcts:iterations=60:seconds=0{extra}"
+    # infer=0: the hashes pin the search's machinery as it was at 1803e01, before the hidden hands were read from
+    # the plays (players/inference.py), which deliberately changes what the default player deals and plays
+    spec = f"ismcts:iterations=60:seconds=0:infer=0{extra}"
     players = [make_player(spec if s % 2 == seed % 2 else "greedy", seed * 16 + s) for s in range(game.num_players)]
     moves = hashlib.sha256()
     values = hashlib.sha256()

@@ -9,6 +9,10 @@ limit). The root's moves start with ``prior`` virtual visits worth greedy's valu
 (:func:`~piglia.players.greedy.move_value`), so that a few hundred iterations refine a sound one-ply
 judgement instead of starting from nothing.
 
+The hidden cards are dealt with the likelihoods the other seats' plays give them (``infer``,
+:mod:`piglia.players.inference`): a card that would have made a much better play than one a seat made since its
+hand was dealt is seldom dealt to that seat.
+
 The playout policy (:meth:`IsmctsPlayer._playout_move`) plays a random move with probability ``noise`` and
 otherwise values a capture by the bonuses the rules give for
 it (:meth:`~piglia.state.State.bonus_points`) plus the weights of the cards it takes, a placement by minus
@@ -46,6 +50,7 @@ from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.greedy import move_value
+from piglia.players.inference import Reader
 from piglia.players.knowledge import (
     Determinizer,
     card_weights,
@@ -69,6 +74,7 @@ DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
 DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a move to greedy's choice
+DEFAULT_INFER = 10.0  # how far the hidden hands are read from the plays (players/inference.py): 0 reads nothing
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
@@ -155,6 +161,7 @@ class IsmctsPlayer:
         confidence: float = DEFAULT_CONFIDENCE,
         noise: float = DEFAULT_NOISE,
         held: float = HELD_SHARE,
+        infer: float = DEFAULT_INFER,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -166,6 +173,7 @@ class IsmctsPlayer:
             tree=(tree, 0, math.inf, True),
             noise=(noise, 0, 1, False),
             held=(held, 0, 1, False),
+            infer=(infer, 0, math.inf, False),
         )
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
@@ -184,6 +192,7 @@ class IsmctsPlayer:
         self.confidence = confidence
         self.noise = noise
         self.held = held
+        self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
@@ -249,7 +258,7 @@ class IsmctsPlayer:
         root = Node(-1)
         self._anchor = None
         self._samples = {}
-        deal = Determinizer(view)
+        deal = self._determinizer(view, weights)
         if self.prior > 0 or 0 < self.width < len(raw):
             guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
@@ -289,6 +298,15 @@ class IsmctsPlayer:
         self.last_values = values
         return values
 
+    def _determinizer(self, view: SeatView, weights: Sequence[float]) -> Determinizer:
+        """Deals of the hidden cards for this view: uniform, or weighted by what the plays say (``infer``)."""
+        if self.reader.beta <= 0:
+            return Determinizer(view)
+        # a position of the view for the reader's rebuilt past positions: its hidden cards from a generator of
+        # its own, so that the search's draws do not depend on it
+        position = Determinizer(view)(random.Random(0))
+        return Determinizer(view, factors=self.reader.factors(view, game_of(view), position, weights))
+
     def _endgame(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
         # every hidden card is known when they are all in one other hand (the stock empty): with two or more
         # hands holding them, which hand holds which is still hidden, so deals of them are sampled
@@ -297,7 +315,7 @@ class IsmctsPlayer:
         known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
-        deal = Determinizer(view)
+        deal = self._determinizer(view, card_weights(game_of(view))) if samples > 1 else Determinizer(view)
         for done in range(samples):
             if done and interrupt.requested():
                 samples = done

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -122,8 +123,13 @@ class Determinizer:
     next ones copied from it with their own hidden cards and seed.
     """
 
-    def __init__(self, view: SeatView, *, auto_deal: bool = False) -> None:
+    def __init__(
+        self, view: SeatView, *, auto_deal: bool = False, factors: dict[int, dict[int, float]] | None = None
+    ) -> None:
         self.view = view
+        # per other seat, the likelihood factors of the cards read from its plays (players/inference.py): a
+        # hand is then drawn with those weights instead of uniformly
+        self.factors = factors or {}
         self.game = game_of(view)
         self.auto_deal = auto_deal
         self.unseen = sorted(c.index for c in view.unseen)
@@ -136,6 +142,7 @@ class Determinizer:
         view = self.view
         unseen = list(self.unseen)
         rng.shuffle(unseen)
+        factors = self.factors
         # a build's owner holds a card of its value (mechanics/builds.py): one is dealt to it first
         owed = owed_cards(self.game.variant, view.builds, view.seat, unseen) if view.builds else {}
         hands: list[list[int]] = []
@@ -148,7 +155,20 @@ class Determinizer:
             shown = self.shown[seat] if self.shown else []
             mine = owed.get(seat, [])
             take = size - len(shown) - len(mine)
-            hands.append(shown + mine + unseen[pos : pos + take])
+            if seat in factors and take > 0:
+                # the hand drawn with the read weights (Efraimidis and Spirakis: the ``take`` largest keys
+                # u ** (1 / weight), u uniform), the cards left keep their shuffled order for the next seats
+                weight = factors[seat]
+                rest = unseen[pos:]
+                keys = [math.log(1.0 - rng.random()) / weight.get(c, 1.0) for c in rest]
+                order = sorted(range(len(rest)), key=keys.__getitem__, reverse=True)
+                chosen = set(order[:take])
+                hands.append(shown + mine + [rest[k] for k in order[:take]])
+                unseen[pos:] = [c for k, c in enumerate(rest) if k in chosen] + [
+                    c for k, c in enumerate(rest) if k not in chosen
+                ]
+            else:
+                hands.append(shown + mine + unseen[pos : pos + take])
             pos += take
         stock = unseen[pos : pos + view.stock_size]
         pos += view.stock_size

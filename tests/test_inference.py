@@ -1,0 +1,113 @@
+"""Reading the other hands from their plays (players/inference.py, issue 14: a stronger ismcts).
+
+Rules cited from docs/RULES.md: S2.2 and S2.3 (Scopa's captures: a card takes an equal card, else a set of
+cards adding up to its value), S3.1 (a capture that clears the table is a scopa, one point), S1.2 (three cards
+a hand, the stock dealt in hands of three).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import piglia
+from piglia.players import make_player
+from piglia.players.inference import Reader
+from piglia.players.ismcts import IsmctsPlayer
+from piglia.players.knowledge import Determinizer, card_weights
+from piglia.state import Game, State
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    return Game(piglia.load_variant("scopa"), 2)
+
+
+def after_a_placement(game: Game, placed: str) -> State:
+    """Seat 1 holds 7 of cups, 4 of clubs and ``placed``; the table is 5 of coins and 2 of swords (together 7,
+    which the 7 sweeps: S2.3, S3.1). Seat 1 places ``placed`` and seat 0 is to move."""
+    state = game.position(
+        hands=[["Rd", "Fs", "Cb"], ["7c", "4b", placed]],
+        table=["5d", "2s"],
+        stock=["7s", "7b", "6d", "6c", "3s", "3b"],
+        dealer=0,
+        to_move=1,
+        log=False,
+    )
+    move = next(m for m in state.legal_moves() if str(m) == placed)
+    state.push(move)
+    assert state.to_move == 0
+    return state
+
+
+def factors(state: State, beta: float) -> dict[str, float]:
+    view = state.view(0)
+    game = state.game
+    position = Determinizer(view)(random.Random(0))
+    read = Reader(beta).factors(view, game, position, card_weights(game))
+    cards = game.variant.deck.cards
+    return {cards[c].id: f for c, f in read.get(1, {}).items()}
+
+
+def test_a_passed_up_scopa_says_the_sweeping_card_is_not_held(game: Game) -> None:
+    """S2.3, S3.1: with 5 + 2 on the table, any 7 would have swept it for a scopa. Seat 1 placed the re of swords
+    instead, so a reader that trusts it to play well finds every 7 unlikely in its hand; a 4, which takes nothing
+    there (no card or set makes 4), is as likely as before."""
+    read = factors(after_a_placement(game, "Rs"), beta=10)
+    for seven in ("7c", "7s", "7b"):
+        assert read[seven] < 0.01, read
+    assert read.get("4b", 1.0) > 0.5
+    assert read.get("4d", 1.0) > 0.5
+
+
+def test_a_reader_that_trusts_nothing_reads_nothing(game: Game) -> None:
+    """S2.3, S3.1: the same passed-up scopa, read with beta 0 (the other seats' plays not trusted at all): no
+    card is less likely than another."""
+    assert factors(after_a_placement(game, "Rs"), beta=0) == {}
+
+
+def test_nothing_is_read_from_a_seat_whose_hand_was_just_dealt(game: Game) -> None:
+    """S1.2: cards dealt after a seat's plays say nothing about those plays: a seat with a full hand of three has
+    made no play with the cards it holds now."""
+    state = game.position(
+        hands=[["Rd", "Fs", "Cb"], ["7c", "4b", "Rs"]],
+        table=["5d", "2s"],
+        stock=["7s", "7b", "6d"],
+        dealer=1,
+        to_move=0,
+        log=False,
+    )
+    assert factors(state, beta=10) == {}
+
+
+def test_weighted_deals_keep_an_unlikely_card_out_of_the_hand(game: Game) -> None:
+    """The deals of the hidden cards follow the factors: a 7 read as (nearly) impossible in seat 1's hand is
+    dealt to the stock instead, while without the reading it lands in that hand about as often as its share."""
+    state = after_a_placement(game, "Rs")
+    view = state.view(0)
+    cards = game.variant.deck.cards
+    seven = next(c.index for c in cards if c.id == "7c")
+    rng = random.Random(3)
+    plain = Determinizer(view)
+    read = Determinizer(view, factors={1: {seven: 1e-3}})
+    n = 300
+    uniform = sum(seven in plain(rng).hands[1] for _ in range(n))
+    weighted = sum(seven in read(rng).hands[1] for _ in range(n))
+    share = len(view.unseen) and 2 / len(view.unseen)  # two hidden cards in seat 1's hand
+    assert uniform > n * share / 2
+    assert weighted <= 3
+    # the other hand's size and the stock's are what the view says, whatever the weights
+    for _ in range(20):
+        dealt = read(rng)
+        assert [len(h) for h in dealt.hands] == list(view.hand_sizes)
+        assert len(dealt.stock) == view.stock_size
+
+
+def test_ismcts_infer_zero_reads_nothing(game: Game) -> None:
+    """``infer=0`` turns the reading off: the search deals the hidden cards uniformly."""
+    player = make_player("ismcts:seconds=0:infer=0", 1)
+    assert isinstance(player, IsmctsPlayer)
+    assert player.reader.beta == 0
+    with pytest.raises(piglia.PigliaError, match="infer"):
+        make_player("ismcts:infer=-1", 1)
