@@ -51,8 +51,9 @@ class Reader:
 
     def __init__(self, beta: float) -> None:
         self.beta = beta
-        # (deal, index of the play in the deal, its seat, card and captures) -> card -> regret
+        # (deal, index of the play in the deal, its seat, card, captures and table) -> card -> regret
         self._regrets: dict[tuple[object, ...], dict[int, float]] = {}
+        self._deal: int | None = None  # the deal the regrets are of: a new deal starts afresh (bounded memory)
 
     def factors(
         self, view: SeatView, game: Game, position: State, weights: Sequence[float]
@@ -63,6 +64,9 @@ class Reader:
         rules' bookkeeping (stock, piles, deal) to the rebuilt positions of the past plays."""
         if self.beta <= 0 or game.has_builds or view.face_down:
             return {}
+        if view.deal != self._deal:
+            self._regrets.clear()
+            self._deal = view.deal
         plays = [(s, c.index, tuple(x.index for x in cap)) for s, c, cap in view.plays]
         size = game.deal_rules.hand
         # per other seat still holding cards, its plays since its hand was dealt (every play spends one card)
@@ -127,7 +131,7 @@ class Reader:
     ) -> dict[int, float]:
         """Per unseen card: how much better its best play was than play ``i`` (0 if not), on the table it met."""
         seat, card, captured = plays[i]
-        key = (deal, i, seat, card, captured)
+        key = (deal, i, seat, card, captured, tuple(table))  # the table too: a player may be kept for a new match
         known = self._regrets.get(key)
         missing = unseen if known is None else [c for c in unseen if c not in known]
         if known is None:
