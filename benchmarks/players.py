@@ -66,11 +66,12 @@ def main() -> None:
     p.add_argument("--trees", nargs=2, type=Path, metavar="TREE", help="with --decisions: two source trees in turn")
     p.add_argument("--rounds", type=int, default=5, help="with --trees: rounds of one process per tree")
     args = p.parse_args()
-    if args.combine:
-        combine(args.combine)
-        return
-    if args.paired:
-        paired(*args.paired)
+    if args.combine or args.paired:
+        try:
+            combine(args.combine) if args.combine else paired(*args.paired)
+        except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+            # a missing file, or one that is not a run of this script (no "pairs", no "players")
+            p.error(f"cannot read the runs to compare: {type(e).__name__}: {e}")
         return
     if args.variant is None:
         p.error("give a variant (or --combine JSON files)")
