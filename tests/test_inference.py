@@ -111,3 +111,29 @@ def test_ismcts_infer_zero_reads_nothing(game: Game) -> None:
     assert player.reader.beta == 0
     with pytest.raises(piglia.PigliaError, match="infer"):
         make_player("ismcts:infer=-1", 1)
+
+
+def test_a_passed_up_picada_says_the_same_rank_is_not_held() -> None:
+    """B3.2 (Cicera): a card just placed by the previous player, taken by the same rank, is a picada. Seat 0 places
+    the 5 of coins on a lone re; seat 1 could take it with any 5 for a picada, and places the fante of clubs instead.
+    Seat 2 reads every unseen 5 as unlikely in seat 1's hand; a 9, which takes nothing there, stays as likely. The
+    bonus is the rule file's own (a DSL condition): nothing about Cicera is written in the reader."""
+    game = Game(piglia.load_variant("cicera"), 4)
+    state = game.position(
+        hands=[["5d", "2c", "3c"], ["Fb", "9c", "2s"], ["Ad", "4d", "6d"], ["5c", "5s", "5b"]],
+        table=["Rb"],
+        dealer=3,
+        to_move=0,
+        log=False,
+    )
+    for seat, card in ((0, "5d"), (1, "Fb")):
+        assert state.to_move == seat
+        state.push(next(m for m in state.legal_moves() if str(m) == card))
+    view = state.view(2)
+    position = Determinizer(view)(random.Random(0))
+    read = Reader(10).factors(view, game, position, card_weights(game))
+    cards = game.variant.deck.cards
+    seat1 = {cards[c].id: f for c, f in read.get(1, {}).items()}
+    for five in ("5c", "5s", "5b"):
+        assert seat1[five] < 0.01, seat1
+    assert seat1.get("9c", 1.0) > 0.5
