@@ -270,6 +270,33 @@ def test_an_uploaded_rule_file_shows_its_located_errors(page: Any, server: str, 
     assert page.locator("#title").inner_text() == "Short Scopa"
 
 
+def test_a_rule_file_chosen_while_the_page_loads_is_checked(page: Any, server: str, tmp_path: Path) -> None:
+    """A file chosen before the page's messages have arrived is checked once they are in, not lost (the page
+    listened for the choice only after loading them, so a quick user, or a loaded machine, lost the upload)."""
+    bad = tmp_path / "broken.yaml"
+    bad.write_text(
+        "name: broken\nextends: scopa\nawards:\n  coins: {points: 1, most: count(pile where suit == coin)}\n",
+        encoding="utf-8",
+    )
+
+    held: list[Any] = []  # the page's request for its messages, held back until the file has been chosen
+
+    def hold(route: Any) -> None:
+        held.append(route)
+
+    page.route("**/api/messages*", hold)
+    page.goto(f"{server}/?lang=en", wait_until="domcontentloaded")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its messages"
+    page.set_input_files("#f-rules", str(bad))
+    held[0].continue_()
+    page.unroute("**/api/messages*", hold)
+    sync_api.expect(page.locator(".errors li").first).to_contain_text("broken.yaml:4:")
+
+
 def test_the_page_in_italian(page: Any, server: str) -> None:
     page.goto(f"{server}/?lang=it")
     sync_api.expect(page.locator("#f-start")).to_have_text("Inizia la partita")

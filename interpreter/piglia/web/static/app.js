@@ -694,7 +694,11 @@ function onKey(event) {
 async function main() {
   const asked = new URLSearchParams(location.search).get("lang");
   lang = asked || localStorage.getItem("piglia-lang") || (navigator.language || "en").slice(0, 2);
-  await loadMessages();
+  const messages = loadMessages();
+  // listened to at once: a rule file chosen while the page is still loading is checked when its messages are
+  // in, not lost (the change event would otherwise fire before anyone listens)
+  $("f-rules").addEventListener("change", async () => { await messages; await checkRules($("f-rules").files[0]); });
+  await messages;
   $("lang").addEventListener("change", async () => {
     lang = $("lang").value;
     localStorage.setItem("piglia-lang", lang);
@@ -712,7 +716,6 @@ async function main() {
   $("cancel").addEventListener("click", () => { selected = null; chosenBuild = null; picks = new Set(); message = null; render(); });
   $("setup-form").addEventListener("submit", start);
   $("f-variant").addEventListener("change", fillPlayers);
-  $("f-rules").addEventListener("change", () => checkRules($("f-rules").files[0]));
   document.addEventListener("keydown", onKey);
   const id = location.hash.slice(1);
   if (id) {
