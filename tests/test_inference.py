@@ -137,3 +137,14 @@ def test_a_passed_up_picada_says_the_same_rank_is_not_held() -> None:
     for five in ("5c", "5s", "5b"):
         assert seat1[five] < 0.01, seat1
     assert seat1.get("9c", 1.0) > 0.5
+
+
+def test_an_ordered_table_is_rebuilt_back_to_its_last_capture_only() -> None:
+    """Where the rules read the table's top card (Pisti's pile, P2.1), the order of the cards a capture took is not
+    kept by the plays, so the table before a capture cannot be rebuilt: only the plays after the last capture are
+    read. Where the order does not matter, the rebuild goes on through captures (their cards put back)."""
+    plays = [(0, 5, ()), (1, 9, (5, 7)), (0, 3, ())]  # a card placed, a capture of two cards, a card placed
+    ordered = Reader._tables(plays, [3], 0, ordered=True)
+    assert ordered == {2: []}
+    unordered = Reader._tables(plays, [3], 0, ordered=False)
+    assert unordered == {2: [], 1: [5, 7], 0: [7]}

@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 
 from piglia.players.greedy import DISCARD_CAUTION
-from piglia.players.knowledge import points_sign
+from piglia.players.knowledge import ordered_table, points_sign
 from piglia.state import Game, SeatView, State
 
 __all__ = ["Reader", "play_value"]
@@ -83,14 +83,14 @@ class Reader:
         if not wanted:
             return {}
         first = min(i for idx in wanted.values() for i in idx)
-        tables = self._tables(plays, [c.index for c in view.table], first)
-        if tables is None:
-            return {}
+        tables = self._tables(plays, [c.index for c in view.table], first, ordered_table(game))
         unseen = [c.index for c in view.unseen]
         out: dict[int, dict[int, float]] = {}
         for seat, idx in wanted.items():
             regret = dict.fromkeys(unseen, 0.0)
             for i in idx:
+                if i not in tables:  # before where the table could be rebuilt: not read
+                    continue
                 known = self._read(view.deal, i, plays, tables[i], position, unseen, weights)
                 for c in unseen:
                     regret[c] += known[c]
@@ -101,20 +101,22 @@ class Reader:
 
     @staticmethod
     def _tables(
-        plays: list[tuple[int, int, tuple[int, ...]]], table: list[int], first: int
-    ) -> dict[int, list[int]] | None:
-        """The table before each play from ``first`` on, rebuilt backwards from ``table`` (None: it does not add
-        up, some mechanic moved table cards the plays do not show)."""
+        plays: list[tuple[int, int, tuple[int, ...]]], table: list[int], first: int, ordered: bool
+    ) -> dict[int, list[int]]:
+        """The table before each play from ``first`` on, rebuilt backwards from ``table``, as far back as it can
+        be: the rebuild stops where it does not add up (some mechanic moved table cards the plays do not show),
+        or at a capture when the order of the table's cards matters (the plays do not keep the order of the
+        cards taken); the plays before it are not read."""
         out: dict[int, list[int]] = {}
         for i in range(len(plays) - 1, first - 1, -1):
             _seat, card, captured = plays[i]
             if captured:
-                if any(c in table for c in captured):
-                    return None
+                if ordered or any(c in table for c in captured):
+                    break
                 table = [*captured, *table]
             else:
-                if not table or card not in table:
-                    return None
+                if card not in table:
+                    break
                 table = [c for c in table if c != card]
             out[i] = table
         return out

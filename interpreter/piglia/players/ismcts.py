@@ -56,11 +56,12 @@ from piglia.players.knowledge import (
     card_weights,
     deal_over,
     game_of,
+    ordered_table,
     play,
     points_sign,
     team_score,
 )
-from piglia.state import Game, RawMove, SeatView, State
+from piglia.state import RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
 
@@ -78,12 +79,6 @@ DEFAULT_INFER = 10.0  # how far the hidden hands are read from the plays (player
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
-
-
-def ordered_table(game: Game) -> bool:
-    """Whether the order of the table's cards matters to the rules: a capture kind or a bonus reads its top."""
-    kinds = [k for tier in game.variant.capture.tiers for k in tier]
-    return "top" in game.bonus_reads or any(getattr(k, "reads_top", False) for k in kinds)
 
 
 class Node:

@@ -30,6 +30,7 @@ __all__ = [
     "deal_over",
     "determinize",
     "game_of",
+    "ordered_table",
     "play",
     "points_sign",
     "refill_hands",
@@ -102,6 +103,12 @@ def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
             # the holder's gain over the others, with the card minus without it
             totals[card] += (team_score(base, t) - team_score(without, t)) / 2
     return tuple(v / WEIGHT_SAMPLES for v in totals)
+
+
+def ordered_table(game: Game) -> bool:
+    """Whether the order of the table's cards matters to the rules: a capture kind or a bonus reads its top."""
+    kinds = [k for tier in game.variant.capture.tiers for k in tier]
+    return "top" in game.bonus_reads or any(getattr(k, "reads_top", False) for k in kinds)
 
 
 def determinize(view: SeatView, rng: random.Random, *, auto_deal: bool = False) -> State:
