@@ -10,8 +10,9 @@ over the seat's plays since its deal. ``beta`` says how much the reader trusts t
 nothing (every card as likely as any other); a large value treats every passed-up gain as proof.
 
 The table each play was made on is rebuilt backwards from the table now (a capture's cards put back, a placed
-card taken off). Where the rules move table cards in ways the plays do not show (builds, face-down cards), or
-the rebuild does not add up, nothing is read.
+card taken off). Where the rules move table cards in ways the plays do not show (builds, face-down cards),
+nothing is read; where the rebuild stops (it does not add up, or a capture took cards from a table whose order
+matters, an order the plays do not keep), the plays before that point are not read.
 
 Nothing here names a game: the plays worth making are the rules' own bonuses and the award weights
 (:func:`~piglia.players.knowledge.card_weights`).
@@ -144,11 +145,11 @@ class Reader:
         past.table = list(table)
         past.to_move = seat
         past.plays = plays[:i]
-        # the play was not the deal's last (the deal goes on): two cards in the hand keep last_play false
         past.hands = [list(h) for h in past.hands]
-        capture = past.game.variant.capture
+        # the play was not the deal's last (the deal goes on): two cards in the hand keep last_play false
         past.hands[seat] = [card, card]
         made = play_value(past, card, captured, weights)
+        capture = past.game.variant.capture
         for c, caps in zip(missing, capture.hand_captures(missing, table), strict=True):
             past.hands[seat] = [c, card]
             best = max(play_value(past, c, cap, weights) for cap in caps) if caps else -math.inf
