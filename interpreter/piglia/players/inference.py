@@ -145,7 +145,6 @@ class Reader:
         past.table = list(table)
         past.to_move = seat
         past.plays = plays[:i]
-        past.hands = [list(h) for h in past.hands]
         # the play was not the deal's last (the deal goes on): two cards in the hand keep last_play false
         past.hands[seat] = [card, card]
         made = play_value(past, card, captured, weights)

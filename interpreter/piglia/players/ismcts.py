@@ -242,7 +242,7 @@ class IsmctsPlayer:
         game = game_of(view)
         weights = card_weights(game)  # computed once per process and variant (about 0.3 s), then cached
         if view.stock_size == 0 and 0 < sum(view.hand_sizes) <= self.endgame:
-            values = self._endgame(view, raw)
+            values = self._endgame(view, raw, weights)
             self.last_values = values
             return values
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
@@ -295,14 +295,16 @@ class IsmctsPlayer:
 
     def _determinizer(self, view: SeatView, weights: Sequence[float]) -> Determinizer:
         """Deals of the hidden cards for this view: uniform, or weighted by what the plays say (``infer``)."""
+        deal = Determinizer(view)
         if self.reader.beta <= 0:
-            return Determinizer(view)
+            return deal
         # a position of the view for the reader's rebuilt past positions: its hidden cards from a generator of
-        # its own, so that the search's draws do not depend on it
-        position = Determinizer(view)(random.Random(0))
-        return Determinizer(view, factors=self.reader.factors(view, game_of(view), position, weights))
+        # its own, so that the search's draws do not depend on it; it also leaves the deals' template built
+        position = deal(random.Random(0))
+        deal.factors = self.reader.factors(view, game_of(view), position, weights)
+        return deal
 
-    def _endgame(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
+    def _endgame(self, view: SeatView, raw: Sequence[RawMove], weights: Sequence[float]) -> dict[RawMove, float]:
         # every hidden card is known when they are all in one other hand (the stock empty): with two or more
         # hands holding them, which hand holds which is still hidden, so deals of them are sampled
         others = [s for i, s in enumerate(view.hand_sizes) if i != view.seat and s]
@@ -310,7 +312,7 @@ class IsmctsPlayer:
         known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
-        deal = self._determinizer(view, card_weights(game_of(view))) if samples > 1 else Determinizer(view)
+        deal = self._determinizer(view, weights) if samples > 1 else Determinizer(view)
         for done in range(samples):
             if done and interrupt.requested():
                 samples = done
