@@ -80,6 +80,12 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
     else:  # every card's captures at once, through the capture table's memo when the variant has one
         options = after.game.variant.capture.hand_captures(unseen, after.table)
     held = after.hands[seat]
+    game = after.game
+    # A capture that neither ends the deal nor can change the points otherwise (a declaration at the next turn,
+    # an instant win) is worth its bonuses plus the weights of the cards taken: what immediate() would find by
+    # playing it on a copy of the position, to the same float, without the copy.
+    plain = not (game.declares or game.has_instant_win) and (bool(after.stock) or sum(map(len, after.hands)) > 1)
+    sign = points_sign(game)
     for card, caps in zip(unseen, options, strict=True):
         best = 0.0
         scores = False
@@ -89,8 +95,14 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
             after.hands[seat] = [card, *held[1:]]
             try:
                 for cap in caps:
-                    scores = scores or after.bonus_points((card, cap)) > 0
-                    value, _ = immediate(after, (card, cap), weights)
+                    bonus = after.bonus_points((card, cap))
+                    scores = scores or bonus > 0
+                    if plain:
+                        value = float(bonus)
+                        value += weights[card] + sum(weights[c] for c in cap)
+                        value *= sign
+                    else:
+                        value, _ = immediate(after, (card, cap), weights)
                     best = max(best, value)
             finally:
                 after.hands[seat] = held
