@@ -24,7 +24,6 @@ from piglia.mechanics.builds import Builds, build_builds
 from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
-from piglia.probe import probe_openings
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
 from piglia.yamlpos import Path
 
@@ -126,8 +125,9 @@ class VariantBuilder:
 
     # -- the whole variant -----------------------------------------------------------------------------
 
-    def build(self, *, sha256: str, source: str) -> Variant | None:
-        """The compiled variant, or None when there were errors (see ``errors``)."""
+    def build(self, *, sha256: str, source: str, probe: bool = True) -> Variant | None:
+        """The compiled variant, or None when there were errors (see ``errors``). ``probe=False`` skips the sampled
+        opening deals (:mod:`piglia.probe`): only for data this engine built cleanly before, probe included."""
         d = self.data
         try:
             self.deck = self.build_deck()
@@ -183,10 +183,13 @@ class VariantBuilder:
             declarations=parts["declarations"],
             builds=parts["builds"],
         )
-        try:  # what a few random opening deals show (piglia.probe)
-            probe_openings(variant, self.fail)
-        except _Failed:
-            return None
+        if probe:
+            from piglia.probe import probe_openings  # here: a remembered file skips it
+
+            try:  # what a few random opening deals show (piglia.probe)
+                probe_openings(variant, self.fail)
+            except _Failed:
+                return None
         return variant
 
     def build_builds(self) -> Builds | None:

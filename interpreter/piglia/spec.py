@@ -11,8 +11,11 @@ remembered in the on-disk cache (:mod:`piglia.diskcache`): its merged data, with
 ``extends`` chain and how each ``extends`` was resolved. The next process that loads the same file, unchanged,
 with its ``extends`` resolving to the same unchanged files, under the same schema and the same reader code, builds
 from that data and skips the YAML, the merge and the schema check; the build itself (compiling every expression,
-its checks, the sampled opening deals) runs every time. Any problem, or any entry that does not match in every
-respect, takes the full path, which finds and locates it as always.
+its checks) runs every time. The key holds the engine's own code too (every source file of the package and of
+the mechanics plugins, the DSL's grammar, the Python version), and an entry is written only after a clean build,
+sampled opening deals (:mod:`piglia.probe`) included: they depend on nothing else, so a remembered file does not
+deal them again, and a changed engine is another key, which deals them. Any problem, or any entry that does not
+match in every respect, takes the full path, which finds and locates it as always.
 """
 
 from __future__ import annotations
@@ -20,8 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path as FsPath
 from typing import Any
 
@@ -321,7 +326,9 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
         data, files, notes = recalled
         unlocated = _Unlocated()
         builder = VariantBuilder(data, unlocated)
-        variant = builder.build(sha256=_fingerprint(data), source=_display(path))
+        # The entry was written after a clean build of this data, sampled opening deals included, by this very
+        # engine (it is in the key): they would find nothing now either, so they are not dealt again.
+        variant = builder.build(sha256=_fingerprint(data), source=_display(path), probe=False)
         if variant is not None and not builder.errors and not unlocated.asked:
             if notes:
                 _NOTES[str(path)] = notes
@@ -370,16 +377,56 @@ def _reader_stamp() -> str | None:
         return None
 
 
+def _engine_stamp() -> str | None:
+    """The engine's code as it is now, for the sampled opening deals a remembered file skips (see the module's
+    text): every Python file of the piglia package, the DSL's grammar and the module of every mechanic registered
+    from elsewhere (a plugin), by size and time written, and the Python that runs them. None when that cannot be
+    told (a mechanic defined where no file holds it): then nothing is remembered."""
+    from piglia.mechanics.base import generation
+
+    return _engine_files(generation())
+
+
+@cache
+def _engine_files(_generation: int) -> str | None:
+    # Once per process and set of registered mechanics: the code a process runs is the code it imported.
+    from piglia.mechanics.base import FAMILIES, mechanics
+
+    package = FsPath(__file__).parent
+    try:
+        parts = [sys.version, _source_stamp(str(data_dir("grammar") / "dsl.lark"))]
+        folders = [str(package)]
+        while folders:
+            with os.scandir(folders.pop()) as found:
+                for entry in sorted(found, key=lambda e: e.name):
+                    if entry.name.endswith(".py"):
+                        st = entry.stat()
+                        parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+                    elif entry.name != "__pycache__" and entry.is_dir():
+                        folders.append(entry.path)
+        for family in FAMILIES:
+            for cls in mechanics(family).values():
+                module = sys.modules.get(cls.__module__)
+                origin = getattr(module, "__file__", None)
+                if not (origin and FsPath(origin).parent.is_relative_to(package)):
+                    parts.append(_source_stamp(origin))
+    except (OSError, ValueError):
+        return None
+    return "|".join(parts)
+
+
 def _remembered_key(path: FsPath) -> str | None:
-    """The cache key of ``path`` as it is now (its bytes, the schema, the reader), or None: not cacheable."""
+    """The cache key of ``path`` as it is now (its bytes, the schema, the reader, the engine), or None: not
+    cacheable."""
     if diskcache.cache_dir() is None:
         return None
     top = _stamp(path)
     reader = _reader_stamp()
     checked = check_context()
-    if top is None or reader is None or checked is None:
+    engine = _engine_stamp()
+    if top is None or reader is None or checked is None or engine is None:
         return None
-    return diskcache.digest("rules loaded", *top, reader, checked)
+    return diskcache.digest("rules loaded", *top, reader, checked, engine)
 
 
 def _recall(key: str | None) -> tuple[dict[str, Any], tuple[_Stamp, ...], list[str]] | None:
