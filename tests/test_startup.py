@@ -404,3 +404,22 @@ def test_a_file_the_sampled_openings_refuse_is_never_remembered(tmp_path: Path) 
     assert first["errors"] and any("redeal" in e for e in first["errors"])
     assert not (cache / "rules-loaded").exists() or not list((cache / "rules-loaded").iterdir())
     assert load(str(hostile), cache)["errors"] == first["errors"] == load(str(hostile), None)["errors"]
+
+
+# -- what a warm run imports ------------------------------------------------------------------------------------------
+
+WARM_UNUSED = ("piglia.probe", "piglia.yamlpos", "piglia.dsl.words")
+
+
+def test_a_warm_simulate_imports_none_of_what_it_does_not_run(tmp_path: Path) -> None:
+    """A rule file remembered clean is neither read (the YAML reader), nor phrased, nor probed again."""
+    cache = tmp_path / "cache"
+    run = f"""
+    import contextlib, io, sys
+    from piglia.cli import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["simulate", "scopa", "--deals", "1", "--seed", "1"]) == 0
+    print(sorted(m for m in {WARM_UNUSED!r} if m in sys.modules))
+    """
+    python(run, cache)  # the first run fills the cache
+    assert python(run, cache).split() == ["[]"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
@@ -25,7 +25,9 @@ from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
 

@@ -25,10 +25,9 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path as FsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from piglia import diskcache
 from piglia.build import VariantBuilder
@@ -36,7 +35,10 @@ from piglia.errors import SpecError, SpecErrors, did_you_mean
 from piglia.resources import data_dir
 from piglia.schema import check_context, is_plain, schema_problems
 from piglia.variant import Variant
-from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
+
+# The YAML reader (piglia.yamlpos) is imported where a file is read or an error located: a remembered file is not.
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path, YamlDoc
 
 __all__ = ["builtin_names", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
 
@@ -82,16 +84,23 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
 _Stamp = tuple[str, str]  # (file, sha256 of its bytes)
 
 
-@dataclass
 class Layered:
     """Rule data with ``extends`` applied, and for every path the file that wrote it."""
 
-    data: dict[str, Any]
-    origin: dict[Path, YamlDoc] = field(default_factory=dict)
-    top: YamlDoc | None = None
-    files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
-    removed: dict[Path, YamlDoc] = field(default_factory=dict)  # inherited keys removed by `key: null`, and by whom
-    links: tuple[str, ...] = ()  # the `extends` of files[0], files[1]...: files[i + 1] is what links[i] named
+    def __init__(
+        self,
+        data: dict[str, Any],
+        origin: dict[Path, YamlDoc],
+        top: YamlDoc | None,
+        files: tuple[_Stamp, ...],  # every file read, the variant's own first, then what it extends
+        removed: dict[Path, YamlDoc] | None = None,
+    ) -> None:
+        self.data = data
+        self.origin = origin
+        self.top = top
+        self.files = files
+        self.removed = {} if removed is None else removed  # inherited keys removed by `key: null`, and by whom
+        self.links: tuple[str, ...] = ()  # the `extends` of files[0], files[1]...: files[i + 1] is what links[i] named
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -128,6 +137,8 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
     """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
     origin = dict(base.origin)
     removed = dict(base.removed)
+
+    from piglia.yamlpos import format_path
 
     def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
         out = dict(into)
@@ -194,6 +205,8 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         raise SpecError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=_display(path)) from None
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror}", file=_display(path)) from None
+    from piglia.yamlpos import load_yaml
+
     doc = load_yaml(text, _display(path))
     if not isinstance(doc.data, dict):
         what = "a list" if isinstance(doc.data, list) else "a single value"
@@ -484,10 +497,14 @@ class _Unlocated:
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
         self.asked = True
+        from piglia.yamlpos import format_path
+
         return SpecError(message, path=format_path(path))
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
         self.asked = True
+        from piglia.yamlpos import format_path
+
         return SpecError(message, path=format_path(path))
 
     def newest(self, *paths: Path) -> Path:
@@ -501,6 +518,8 @@ class _Reporter:
         self.layered = layered
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        from piglia.yamlpos import format_path
+
         layered, top = self.layered, self.layered.top
         if path not in layered.origin and layered.removed.get(path) is top:
             return layered.removed[path].error(path, message, key=True)  # at the `key: null` that removed it
@@ -517,6 +536,8 @@ class _Reporter:
         return layered.error(path, message, key=key)
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
+        from piglia.yamlpos import format_path
+
         doc, line, col = self.layered.locate(path, offset)
         return SpecError(message, file=doc.file, line=line, col=col, path=format_path(path))
 
