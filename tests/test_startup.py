@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 from typing import Any
 
@@ -325,3 +326,100 @@ def test_the_cache_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(diskcache, "MAX_ENTRIES", 8)
     diskcache.store("kind", "00" + "f" * 62, b"new")
     assert len(list(folder.iterdir())) == 6 and diskcache.load("kind", "00" + "f" * 62) == b"new"
+
+
+# -- the cache: the sampled opening deals ---------------------------------------------------------------------------
+
+
+def test_a_remembered_file_deals_no_sampled_openings_unless_the_engine_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piglia import probe, spec
+
+    monkeypatch.setenv("PIGLIA_CACHE_DIR", str(tmp_path / "cache"))
+    dealt: list[str] = []
+    real = probe.probe_openings
+
+    def counting(variant: Any, fail: Any, **kwargs: Any) -> None:
+        dealt.append(variant.name)
+        real(variant, fail, **kwargs)
+
+    monkeypatch.setattr(probe, "probe_openings", counting)
+    monkeypatch.setattr(spec, "_CACHE", {})
+    first = spec.load_variant("scopa")
+    assert dealt == ["scopa"]  # a first load deals them
+    monkeypatch.setattr(spec, "_CACHE", {})
+    again = spec.load_variant("scopa")
+    assert dealt == ["scopa"] and again is not first and again.sha256 == first.sha256  # remembered: not again
+    # another engine (an edited module, another Python, a plugin's code) is another key: they are dealt again
+    monkeypatch.setattr(spec, "_engine_stamp", lambda: "another engine")
+    monkeypatch.setattr(spec, "_CACHE", {})
+    assert spec.load_variant("scopa").sha256 == first.sha256
+    assert dealt == ["scopa", "scopa"]
+
+
+def test_the_engine_stamp_follows_the_engine_and_its_plugins_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piglia import spec
+    from piglia.mechanics.base import Mechanic, register_mechanic, unregister_mechanic
+
+    stamp = spec._engine_stamp()
+    assert stamp is not None and str(Path(spec.__file__)) in stamp and str(Path(probe_file())) in stamp
+    assert sys.version in stamp
+    # a mechanic registered from a module with a file: its file is in the stamp; from none: nothing is remembered
+    plugin = tmp_path / "some_plugin.py"
+    plugin.write_text("X = 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import some_plugin  # type: ignore[import-not-found]
+
+    class Kind(Mechanic):
+        family = "capture"
+        key = "stamp-test"
+
+    Kind.__module__ = some_plugin.__name__
+    register_mechanic(Kind)
+    try:
+        assert str(plugin) in (spec._engine_stamp() or "")
+        monkeypatch.setitem(sys.modules, "fileless", types.ModuleType("fileless"))  # as `python -c`'s __main__
+        Kind.__module__ = "fileless"
+        register_mechanic(Kind)
+        assert spec._engine_stamp() is None
+    finally:
+        unregister_mechanic(Kind)
+        monkeypatch.delitem(sys.modules, "some_plugin")
+    assert spec._engine_stamp() == stamp
+
+
+def probe_file() -> str:
+    from piglia import probe
+
+    return probe.__file__ or ""
+
+
+def test_a_file_the_sampled_openings_refuse_is_never_remembered(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    hostile = ROOT / "tests" / "data" / "hostile" / "redeal-always.yaml"
+    first = load(str(hostile), cache)
+    assert first["errors"] and any("redeal" in e for e in first["errors"])
+    assert not (cache / "rules-loaded").exists() or not list((cache / "rules-loaded").iterdir())
+    assert load(str(hostile), cache)["errors"] == first["errors"] == load(str(hostile), None)["errors"]
+
+
+# -- what a warm run imports ------------------------------------------------------------------------------------------
+
+WARM_UNUSED = ("piglia.probe", "piglia.yamlpos", "piglia.dsl.words")
+
+
+def test_a_warm_simulate_imports_none_of_what_it_does_not_run(tmp_path: Path) -> None:
+    """A rule file remembered clean is neither read (the YAML reader), nor phrased, nor probed again."""
+    cache = tmp_path / "cache"
+    run = f"""
+    import contextlib, io, sys
+    from piglia.cli import main
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["simulate", "scopa", "--deals", "1", "--seed", "1"]) == 0
+    print(sorted(m for m in {WARM_UNUSED!r} if m in sys.modules))
+    """
+    python(run, cache)  # the first run fills the cache
+    assert python(run, cache).split() == ["[]"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
@@ -24,9 +24,10 @@ from piglia.mechanics.builds import Builds, build_builds
 from piglia.mechanics.capture import CaptureKind, build_kind
 from piglia.mechanics.declarations import Declarations, build_declarations
 from piglia.mechanics.match import build_match, check_progress
-from piglia.probe import probe_openings
 from piglia.variant import Bonus, CaptureRules, DealRules, MatchRules, OpeningBonus, PlayerRules, Variant
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path
 
 __all__ = ["Reporter", "VariantBuilder"]
 
@@ -126,8 +127,9 @@ class VariantBuilder:
 
     # -- the whole variant -----------------------------------------------------------------------------
 
-    def build(self, *, sha256: str, source: str) -> Variant | None:
-        """The compiled variant, or None when there were errors (see ``errors``)."""
+    def build(self, *, sha256: str, source: str, probe: bool = True) -> Variant | None:
+        """The compiled variant, or None when there were errors (see ``errors``). ``probe=False`` skips the sampled
+        opening deals (:mod:`piglia.probe`): only for data this engine built cleanly before, probe included."""
         d = self.data
         try:
             self.deck = self.build_deck()
@@ -183,10 +185,13 @@ class VariantBuilder:
             declarations=parts["declarations"],
             builds=parts["builds"],
         )
-        try:  # what a few random opening deals show (piglia.probe)
-            probe_openings(variant, self.fail)
-        except _Failed:
-            return None
+        if probe:
+            from piglia.probe import probe_openings  # here: a remembered file skips it
+
+            try:  # what a few random opening deals show (piglia.probe)
+                probe_openings(variant, self.fail)
+            except _Failed:
+                return None
         return variant
 
     def build_builds(self) -> Builds | None:

@@ -28,15 +28,16 @@ from piglia import diskcache
 from piglia.errors import did_you_mean
 from piglia.mechanics.base import generation
 from piglia.mechanics.schema import generate_schema
-from piglia.yamlpos import Path
 
 if TYPE_CHECKING:
     import jsonschema
     from jsonschema.exceptions import ValidationError
 
+    from piglia.yamlpos import Path
+
 __all__ = ["SchemaProblem", "check_context", "is_plain", "schema", "schema_problems"]
 
-SchemaProblem = tuple[Path, str, bool]  # (path, message, points at the key rather than the value)
+SchemaProblem = tuple["Path", str, bool]  # (path, message, points at the key rather than the value)
 
 _TYPE_WORDS = {
     "object": "a mapping",

@@ -11,8 +11,11 @@ remembered in the on-disk cache (:mod:`piglia.diskcache`): its merged data, with
 ``extends`` chain and how each ``extends`` was resolved. The next process that loads the same file, unchanged,
 with its ``extends`` resolving to the same unchanged files, under the same schema and the same reader code, builds
 from that data and skips the YAML, the merge and the schema check; the build itself (compiling every expression,
-its checks, the sampled opening deals) runs every time. Any problem, or any entry that does not match in every
-respect, takes the full path, which finds and locates it as always.
+its checks) runs every time. The key holds the engine's own code too (every source file of the package and of
+the mechanics plugins, the DSL's grammar, the Python version), and an entry is written only after a clean build,
+sampled opening deals (:mod:`piglia.probe`) included: they depend on nothing else, so a remembered file does not
+deal them again, and a changed engine is another key, which deals them. Any problem, or any entry that does not
+match in every respect, takes the full path, which finds and locates it as always.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path as FsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from piglia import diskcache
 from piglia.build import VariantBuilder
@@ -31,7 +35,10 @@ from piglia.errors import SpecError, SpecErrors, did_you_mean
 from piglia.resources import data_dir
 from piglia.schema import check_context, is_plain, schema_problems
 from piglia.variant import Variant
-from piglia.yamlpos import Path, YamlDoc, format_path, load_yaml
+
+# The YAML reader (piglia.yamlpos) is imported where a file is read or an error located: a remembered file is not.
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path, YamlDoc
 
 __all__ = ["builtin_names", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
 
@@ -77,16 +84,23 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
 _Stamp = tuple[str, str]  # (file, sha256 of its bytes)
 
 
-@dataclass
 class Layered:
     """Rule data with ``extends`` applied, and for every path the file that wrote it."""
 
-    data: dict[str, Any]
-    origin: dict[Path, YamlDoc] = field(default_factory=dict)
-    top: YamlDoc | None = None
-    files: tuple[_Stamp, ...] = ()  # every file read, the variant's own first, then what it extends
-    removed: dict[Path, YamlDoc] = field(default_factory=dict)  # inherited keys removed by `key: null`, and by whom
-    links: tuple[str, ...] = ()  # the `extends` of files[0], files[1]...: files[i + 1] is what links[i] named
+    def __init__(
+        self,
+        data: dict[str, Any],
+        origin: dict[Path, YamlDoc],
+        top: YamlDoc | None,
+        files: tuple[_Stamp, ...],  # every file read, the variant's own first, then what it extends
+        removed: dict[Path, YamlDoc] | None = None,
+    ) -> None:
+        self.data = data
+        self.origin = origin
+        self.top = top
+        self.files = files
+        self.removed = {} if removed is None else removed  # inherited keys removed by `key: null`, and by whom
+        self.links: tuple[str, ...] = ()  # the `extends` of files[0], files[1]...: files[i + 1] is what links[i] named
 
     def doc_for(self, path: Path) -> YamlDoc:
         """The file that wrote ``path`` (or its nearest ancestor)."""
@@ -123,6 +137,8 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
     """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
     origin = dict(base.origin)
     removed = dict(base.removed)
+
+    from piglia.yamlpos import format_path
 
     def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
         out = dict(into)
@@ -189,6 +205,8 @@ def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
         raise SpecError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=_display(path)) from None
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror}", file=_display(path)) from None
+    from piglia.yamlpos import load_yaml
+
     doc = load_yaml(text, _display(path))
     if not isinstance(doc.data, dict):
         what = "a list" if isinstance(doc.data, list) else "a single value"
@@ -321,7 +339,9 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
         data, files, notes = recalled
         unlocated = _Unlocated()
         builder = VariantBuilder(data, unlocated)
-        variant = builder.build(sha256=_fingerprint(data), source=_display(path))
+        # The entry was written after a clean build of this data, sampled opening deals included, by this very
+        # engine (it is in the key): they would find nothing now either, so they are not dealt again.
+        variant = builder.build(sha256=_fingerprint(data), source=_display(path), probe=False)
         if variant is not None and not builder.errors and not unlocated.asked:
             if notes:
                 _NOTES[str(path)] = notes
@@ -370,16 +390,56 @@ def _reader_stamp() -> str | None:
         return None
 
 
+def _engine_stamp() -> str | None:
+    """The engine's code as it is now, for the sampled opening deals a remembered file skips (see the module's
+    text): every Python file of the piglia package, the DSL's grammar and the module of every mechanic registered
+    from elsewhere (a plugin), by size and time written, and the Python that runs them. None when that cannot be
+    told (a mechanic defined where no file holds it): then nothing is remembered."""
+    from piglia.mechanics.base import generation
+
+    return _engine_files(generation())
+
+
+@cache
+def _engine_files(_generation: int) -> str | None:
+    # Once per process and set of registered mechanics: the code a process runs is the code it imported.
+    from piglia.mechanics.base import FAMILIES, mechanics
+
+    package = FsPath(__file__).parent
+    try:
+        parts = [sys.version, _source_stamp(str(data_dir("grammar") / "dsl.lark"))]
+        folders = [str(package)]
+        while folders:
+            with os.scandir(folders.pop()) as found:
+                for entry in sorted(found, key=lambda e: e.name):
+                    if entry.name.endswith(".py"):
+                        st = entry.stat()
+                        parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+                    elif entry.name != "__pycache__" and entry.is_dir():
+                        folders.append(entry.path)
+        for family in FAMILIES:
+            for cls in mechanics(family).values():
+                module = sys.modules.get(cls.__module__)
+                origin = getattr(module, "__file__", None)
+                if not (origin and FsPath(origin).parent.is_relative_to(package)):
+                    parts.append(_source_stamp(origin))
+    except (OSError, ValueError):
+        return None
+    return "|".join(parts)
+
+
 def _remembered_key(path: FsPath) -> str | None:
-    """The cache key of ``path`` as it is now (its bytes, the schema, the reader), or None: not cacheable."""
+    """The cache key of ``path`` as it is now (its bytes, the schema, the reader, the engine), or None: not
+    cacheable."""
     if diskcache.cache_dir() is None:
         return None
     top = _stamp(path)
     reader = _reader_stamp()
     checked = check_context()
-    if top is None or reader is None or checked is None:
+    engine = _engine_stamp()
+    if top is None or reader is None or checked is None or engine is None:
         return None
-    return diskcache.digest("rules loaded", *top, reader, checked)
+    return diskcache.digest("rules loaded", *top, reader, checked, engine)
 
 
 def _recall(key: str | None) -> tuple[dict[str, Any], tuple[_Stamp, ...], list[str]] | None:
@@ -437,10 +497,14 @@ class _Unlocated:
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
         self.asked = True
+        from piglia.yamlpos import format_path
+
         return SpecError(message, path=format_path(path))
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
         self.asked = True
+        from piglia.yamlpos import format_path
+
         return SpecError(message, path=format_path(path))
 
     def newest(self, *paths: Path) -> Path:
@@ -454,6 +518,8 @@ class _Reporter:
         self.layered = layered
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        from piglia.yamlpos import format_path
+
         layered, top = self.layered, self.layered.top
         if path not in layered.origin and layered.removed.get(path) is top:
             return layered.removed[path].error(path, message, key=True)  # at the `key: null` that removed it
@@ -470,6 +536,8 @@ class _Reporter:
         return layered.error(path, message, key=key)
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
+        from piglia.yamlpos import format_path
+
         doc, line, col = self.layered.locate(path, offset)
         return SpecError(message, file=doc.file, line=line, col=col, path=format_path(path))
 

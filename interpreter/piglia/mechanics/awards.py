@@ -10,12 +10,14 @@ piles and says who scores what (:meth:`AwardForm.entries`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from piglia.contexts import AWARD_SCOPE, AwardEnv
 from piglia.dsl import Compiled, T
 from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, quantity_fn, register_mechanic
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path
 
 __all__ = [
     "SHARED_PROPERTIES",

@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, ClassVar, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from piglia import entrypoints as metadata  # importlib.metadata only if a plugin may be installed
 from piglia.cards import Deck
 from piglia.dsl import Compiled, T
-from piglia.dsl.words import Words
 from piglia.errors import PigliaError
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.dsl.words import Words
+    from piglia.yamlpos import Path
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -8,12 +8,14 @@ A trigger is built once per bonus with the bonus's compiled condition and points
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled, T
 from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, register_mechanic
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path
 
 __all__ = ["DEFAULT_TRIGGER", "BonusTrigger", "build_trigger"]
 

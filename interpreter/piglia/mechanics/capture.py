@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from piglia.cards import Deck
 from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
@@ -22,7 +22,9 @@ from piglia.dsl import Compiled, T
 from piglia.errors import PigliaError
 from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
 from piglia.mechanics.conditions import TABLE_SCOPE, WHEN_PROPERTY, guard
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:
+    from piglia.yamlpos import Path
 
 __all__ = [
     "FILTER_PROPERTIES",

@@ -30,10 +30,10 @@ from piglia.contexts import CardEnv
 from piglia.dsl import Compiled, T
 from piglia.events import Declare
 from piglia.mechanics.base import BuildContext, Page, Quantity, quantity_fn
-from piglia.yamlpos import Path
 
 if TYPE_CHECKING:
     from piglia.state import State
+    from piglia.yamlpos import Path
 
 __all__ = [
     "HAND_SCOPE",
