@@ -27,11 +27,12 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
 from piglia.errors import PigliaError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import Capture, KindInputs, KindMechanic
+from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, as_cards
 
 __all__ = ["DEFAULT_LIMIT", "SetsKind", "group_masks", "sum_groups"]
 
@@ -155,6 +156,38 @@ def unions(groups: Sequence[int], limit: int) -> set[int] | None:
     return seen
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+class _View:
+    """One table as a filter row sees it: its cards ascending (and as a bit mask over the deck), their values
+    above 0, the totals their groups reach (as bits; without sums, the values of single cards), and (once a
+    played card of the row needs a group: :meth:`SetsKind._pairs`) every group of its cards with a total up to
+    the row's largest value, as (total, bit mask) pairs: one listing serves every card of the hand and every
+    value of a card."""
+
+    __slots__ = ("cards", "mask", "pairs", "positive", "reach", "row")
+
+    def __init__(self, row: int, cards: list[int], mask: int, positive: list[tuple[int, ...]], reach: int) -> None:
+        self.row = row
+        self.cards = cards
+        self.mask = mask
+        self.positive = positive
+        self.reach = reach
+        self.pairs: list[tuple[int, int]] | None = None
+
+
+def _grown(pairs: list[tuple[int, int]], card: int, values: tuple[int, ...], top: int) -> list[tuple[int, int]]:
+    """``pairs`` (the groups of some cards by total, up to ``top``) with the groups holding ``card`` added: each
+    value of the card joins the groups listed before the card (so a group holds it once)."""
+    bit = 1 << card
+    for a in values[::-1] if len(values) > 1 else values:
+        most = top - a
+        if most >= 0:
+            pairs = pairs + [(t + a, m | bit) for t, m in pairs if t <= most and not m & bit]
+    return pairs
+
+
 @register_mechanic
 class SetsKind(KindMechanic):
     """Take any number of disjoint sets in one play (see the module docstring)."""
@@ -214,22 +247,47 @@ class SetsKind(KindMechanic):
         self._rank_of = deck.rank_of if self.by == "rank" else None
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
+        n = len(deck.values_of)
+        # One value per play: with alternatives, the captures of each value, merged. By rank without sums, the
+        # value does not matter (single cards of the rank only).
+        self._targets = tuple(
+            tuple(deck.values_of[p]) if (self.sums or self._rank_of is None) else (0,) for p in range(n)
+        )
+        self._alternatives = any(len(v) > 1 for v in deck.values_of)
         # Played cards with the same filter row see a table alike: its cards, their values and the totals they
         # reach are worked out once per table for all of them (the last table is remembered).
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
-        self._last: tuple[tuple[int, tuple[int, ...]], tuple[list[int], int, list[int]]] | None = None
+        # Per row, the largest value a played card of the row takes with: the groups of a table are listed by
+        # total up to it, once per table for every played card (_View.by_total).
+        self._top = [0] * len(rows)
+        for p in range(n):
+            if inp.played_ok[p]:
+                r = self._row[p]
+                self._top[r] = max([self._top[r], *(t for t in self._targets[p] if t > 0)])
+        # Per played card, the bits of the values above 0 it takes with: a table whose groups reach none of them
+        # (one AND with the view's reach) offers it nothing, the commonest answer.
+        self._wants = tuple(sum(1 << t for t in set(self._targets[p]) if t > 0) for p in range(n))
+        self._last: tuple[tuple[int, tuple[int, ...]], _View] | None = None
+        # Per row, the last table whose groups were listed (its mask) and its groups: the next table is mostly
+        # that one with a card placed or some taken, so the groups are brought up to date, not listed again.
+        self._listed: list[tuple[int, list[tuple[int, int]]] | None] = [None] * len(rows)
+        # A capture as a bit mask over the deck (bit c for card c) and as cards ascending: masks recur across
+        # tables, so each is turned into a tuple once (bounded: cleared when it grows past 2 ** 16 entries).
+        self._cards_of: dict[int, Capture] = {}
 
-    def _view(self, played: int, table: Sequence[int]) -> tuple[list[int], int, list[int]]:
-        """The table as ``played``'s filter sees it: its cards ascending, the totals their groups reach (as bits;
-        without sums, the values of single cards), the search's suffix bounds."""
-        key = (self._row[played], tuple(table))
+    def _view(self, played: int, table: Sequence[int]) -> _View:
+        """The table as ``played``'s filter sees it (see :class:`_View`); the last one is remembered, as a turn
+        asks for every card of the hand on one table."""
+        row = self._row[played]
+        key = (row, tuple(table))
         last = self._last
         if last is not None and last[0] == key:
             return last[1]
         ok = self._takes_ok[played]
-        cards = sorted([c for c in table if ok[c]])  # ascending: a mask's bits, low to high, list its cards in order
-        positive = [self._positive_of[c] for c in cards]
+        cards = sorted([c for c in table if ok[c]])
+        positive_of = self._positive_of
+        positive = [positive_of[c] for c in cards]
         if self.sums:
             reach = _reach(positive)
         else:
@@ -237,9 +295,41 @@ class SetsKind(KindMechanic):
             for vs in positive:
                 for a in vs:
                     reach |= 1 << a
-        view = (cards, reach, _suffix(positive))
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        view = _View(row, cards, mask, positive, reach)
         self._last = (key, view)
         return view
+
+    def _pairs(self, view: _View) -> list[tuple[int, int]]:
+        """Every group of the view's cards with a total up to the row's largest value, as (total, bit mask)
+        pairs (the empty group too), listed once per view: from the row's last listed table when this one is it
+        with one card more (the groups with the card added) or some cards fewer (the groups holding them
+        dropped), else card by card."""
+        pairs = view.pairs
+        if pairs is not None:
+            return pairs
+        row, mask = view.row, view.mask
+        top = self._top[row]
+        last = self._listed[row]
+        positive_of = self._positive_of
+        pairs = None
+        if last is not None:
+            known, listed = last
+            added, removed = mask & ~known, known & ~mask
+            if not added:
+                pairs = [p for p in listed if not p[1] & removed] if removed else listed
+            elif not removed and not added & (added - 1):
+                card = added.bit_length() - 1
+                pairs = _grown(listed, card, positive_of[card], top)
+        if pairs is None:
+            pairs = [(0, 0)]
+            for c in view.cards:
+                pairs = _grown(pairs, c, positive_of[c], top)
+        view.pairs = pairs
+        self._listed[row] = (mask, pairs)
+        return pairs
 
     def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
         # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
@@ -256,55 +346,101 @@ class SetsKind(KindMechanic):
         ]
         return played, table
 
-    def _masks(self, played: int, table: Sequence[int]) -> tuple[list[int], set[int]]:
-        """The table cards this kind may take (their order is the masks' bit order) and every capture as a mask."""
+    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
+        """Every capture of ``played`` on ``table`` as a bit mask over the deck (bit ``c`` for card ``c``), each
+        once, in no order: what :meth:`captures` lists, without building a tuple (random play counts them and
+        builds only the one it draws). Raises :class:`PigliaError` beyond ``limit``."""
         if not self._played_ok[played]:
-            return [], set()
-        cards, reach, suffix = self._view(played, table)
-        if not cards:
-            return cards, set()
-        # One value per play: with alternatives, the captures of each value, merged (a capture reachable
-        # with two values is listed once). By rank, the value does not matter for single cards.
-        targets = self._values_of[played] if (self.sums or self._rank_of is None) else (0,)
+            return _NONE
+        view = self._view(played, table)
+        if not view.cards:
+            return _NONE
         # Most tables hold no set of the played card's value: which totals the table's cards reach (one card or
         # several) is one integer's bits, worked out once per table (_view).
-        if self._rank_of is None and not any((reach >> t) & 1 for t in targets if t > 0):
-            return cards, set()
-        prepared = (reach, suffix) if self.sums else None
-        found: set[int] = set()
-        for value in targets:
-            groups = group_masks(
-                played,
-                cards,
-                value,
-                values_of=self._values_of,
-                rank_of=self._rank_of,
-                sums=self.sums,
-                positive_of=self._positive_of,
-                prepared=prepared,
-            )
+        if self._rank_of is None and not view.reach & self._wants[played]:
+            return _NONE
+        found: AbstractSet[int] = _NONE
+        for value in self._targets[played]:
+            groups = self._groups(played, value, view)
             if not groups:
                 continue
-            if self.rule == "all_singles":
-                singles = 0
-                for g in groups:
-                    if not g & (g - 1):  # one bit: a single card
-                        singles |= g
-                groups = [g for g in groups if g & (g - 1) and not g & singles]
-            reached = unions(groups, self.limit)
-            if reached is None:
-                raise self._too_many(played, table)
-            if self.rule == "all_singles":
+            reached = self._unions(groups, played, table)
+            if found:
+                found = found | reached  # a capture reachable with two values is listed once
+                if len(found) > self.limit:
+                    raise self._too_many(played, table)
+            else:
+                found = reached
+        return found
+
+    def _groups(self, played: int, value: int, view: _View) -> list[int]:
+        """The sets ``played`` may take counting ``value``, as bit masks over the deck, each once."""
+        rank_of = self._rank_of
+        if rank_of is None and value > 0:
+            if not (view.reach >> value) & 1:
+                return []
+            if self.sums:
+                groups = [m for t, m in self._pairs(view) if t == value]
+                return list(set(groups)) if self._alternatives and len(groups) > 1 else groups
+            return [1 << c for c, vs in zip(view.cards, view.positive, strict=True) if value in vs]
+        if rank_of is not None:
+            rank = rank_of[played]
+            singles = [1 << c for c in view.cards if rank_of[c] == rank]
+        else:  # a value of 0 or less: single cards of it (a sum needs a positive value)
+            values_of = self._values_of
+            singles = [1 << c for c in view.cards if value in values_of[c]]
+        if not (self.sums and value > 0 and (view.reach >> value) & 1):
+            return singles
+        groups = [m for t, m in self._pairs(view) if t == value and m & (m - 1)]  # two or more cards
+        if self._alternatives and len(groups) > 1:
+            groups = list(set(groups))
+        return singles + groups if singles else groups
+
+    def _unions(self, groups: list[int], played: int, table: Sequence[int]) -> AbstractSet[int]:
+        """The captures the rule allows from these sets (bit masks), each once."""
+        rule = self.rule
+        if rule == "all_singles":
+            singles = 0
+            for g in groups:
+                if not g & (g - 1):  # one bit: a single card
+                    singles |= g
+            rest = [g for g in groups if g & (g - 1) and not g & singles]
+            if not rest:
+                return {singles}
+            reached = self._union_set(rest, played, table)
+            if singles:
                 reached = {u | singles for u in reached}
-                if singles:
-                    reached.add(singles)
-            elif self.rule == "maximal":
-                # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
-                reached = {u for u in reached if all(g & u for g in groups)}
-            found |= reached
-            if len(found) > self.limit:
+                reached.add(singles)
+            return reached
+        if len(groups) == 1:
+            return {groups[0]}
+        reached = self._union_set(groups, played, table)
+        if rule == "maximal":
+            # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
+            return {u for u in reached if all(g & u for g in groups)}
+        return reached
+
+    def _union_set(self, groups: list[int], played: int, table: Sequence[int]) -> set[int]:
+        """Every non-empty union of disjoint ``groups``, each once (:func:`unions`, with a shortcut for sets that
+        share no card, the common case: every subset of them is a union, built by doubling)."""
+        every = 0
+        for g in groups:
+            if every & g:
+                break
+            every |= g
+        else:  # pairwise disjoint: 2 ** k - 1 unions, all distinct
+            if (1 << len(groups)) - 1 > self.limit:
                 raise self._too_many(played, table)
-        return cards, found
+            out = [0]
+            for g in groups:
+                out += [u | g for u in out]
+            reached = set(out)
+            reached.discard(0)
+            return reached
+        found = unions(groups, self.limit)
+        if found is None:
+            raise self._too_many(played, table)
+        return found
 
     def _too_many(self, played: int, table: Sequence[int]) -> PigliaError:
         deck = self.inputs.deck
@@ -328,19 +464,24 @@ class SetsKind(KindMechanic):
     def count(self, played: int, table: Sequence[int]) -> int:
         """How many captures this kind allows ``played`` on ``table`` (what :meth:`captures` would list),
         counted without building them; raises :class:`PigliaError` beyond ``limit``."""
-        return len(self._masks(played, table)[1])
+        return len(self.masks(played, table))
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        cards, found = self._masks(played, table)
+        found = self.masks(played, table)
+        if not found:
+            return []
+        cards_of = self._cards_of
         out: list[Capture] = []
         for mask in found:
-            taken = []
-            while mask:
-                low = mask & -mask
-                taken.append(cards[low.bit_length() - 1])
-                mask ^= low
-            out.append(tuple(taken))  # ascending: the cards are
-        out.sort()
+            taken = cards_of.get(mask)
+            if taken is None:
+                taken = as_cards(mask)
+                if len(cards_of) > 1 << 16:
+                    cards_of.clear()
+                cards_of[mask] = taken
+            out.append(taken)
+        if len(out) > 1:
+            out.sort()
         return out
 
     def phrase(self, page: Page) -> str:
