@@ -26,7 +26,7 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
@@ -159,33 +159,36 @@ def unions(groups: Sequence[int], limit: int) -> set[int] | None:
 _NONE: frozenset[int] = frozenset()
 
 
-class _View:
-    """One table as a filter row sees it: its cards ascending (and as a bit mask over the deck), their values
-    above 0, the totals their groups reach (as bits; without sums, the values of single cards), and (once a
-    played card of the row needs a group: :meth:`SetsKind._pairs`) every group of its cards with a total up to
-    the row's largest value, as (total, bit mask) pairs: one listing serves every card of the hand and every
-    value of a card."""
+class _Table:
+    """One table as a filter row of the kind sees it: the table (a copy, to know it again), the cards the row
+    may take as a bit mask over the deck and, with sums, every group of them with a total up to the row's
+    largest value, as (total, bit mask) pairs (the empty group too), and the totals they reach as the bits of
+    one integer: one listing serves every card of the hand and every value of a card, and the next table's is
+    made from it."""
 
-    __slots__ = ("cards", "mask", "pairs", "positive", "reach", "row")
+    __slots__ = ("mask", "pairs", "reach", "table")
 
-    def __init__(self, row: int, cards: list[int], mask: int, positive: list[tuple[int, ...]], reach: int) -> None:
-        self.row = row
-        self.cards = cards
+    def __init__(self, table: list[int], mask: int, pairs: list[tuple[int, int]], reach: int) -> None:
+        self.table = table
         self.mask = mask
-        self.positive = positive
+        self.pairs = pairs
         self.reach = reach
-        self.pairs: list[tuple[int, int]] | None = None
 
 
-def _grown(pairs: list[tuple[int, int]], card: int, values: tuple[int, ...], top: int) -> list[tuple[int, int]]:
-    """``pairs`` (the groups of some cards by total, up to ``top``) with the groups holding ``card`` added: each
-    value of the card joins the groups listed before the card (so a group holds it once)."""
+def _grown(
+    pairs: list[tuple[int, int]], reach: int, card: int, values: tuple[int, ...], top: int
+) -> tuple[list[tuple[int, int]], int]:
+    """The groups ``pairs`` (of some cards, totals up to ``top``, reaching the totals ``reach``) with the
+    groups holding ``card`` added: each value of the card joins the groups listed before it (so a group holds
+    it once)."""
     bit = 1 << card
-    for a in values[::-1] if len(values) > 1 else values:
+    grown, grown_reach = pairs, reach
+    for a in values:
         most = top - a
         if most >= 0:
-            pairs = pairs + [(t + a, m | bit) for t, m in pairs if t <= most and not m & bit]
-    return pairs
+            grown = grown + [(t + a, m | bit) for t, m in pairs if t <= most]
+            grown_reach |= (reach & ((2 << most) - 1)) << a  # the totals up to most, each a more
+    return grown, grown_reach
 
 
 @register_mechanic
@@ -254,82 +257,98 @@ class SetsKind(KindMechanic):
             tuple(deck.values_of[p]) if (self.sums or self._rank_of is None) else (0,) for p in range(n)
         )
         self._alternatives = any(len(v) > 1 for v in deck.values_of)
-        # Played cards with the same filter row see a table alike: its cards, their values and the totals they
-        # reach are worked out once per table for all of them (the last table is remembered).
+        # Played cards with the same filter row see a table alike: what the row may take of it, and its groups,
+        # are worked out once per table for all of them (the row's last table is remembered).
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
-        # Per row, the largest value a played card of the row takes with: the groups of a table are listed by
-        # total up to it, once per table for every played card (_View.by_total).
+        # Per row, each card's bit when the row may take it (else 0), as a list's fast __getitem__: a table's
+        # mask is one sum(map(...)) in C.
+        self._bit_of: list[Callable[[int], int]] = [lambda c: 0] * len(rows)
+        for p, row in enumerate(inp.takes_ok):
+            self._bit_of[self._row[p]] = [1 << c if ok else 0 for c, ok in enumerate(row)].__getitem__
+        # Per row, the largest value a played card of the row takes with: a table's groups are listed by total
+        # up to it, once per table for every played card.
         self._top = [0] * len(rows)
         for p in range(n):
             if inp.played_ok[p]:
                 r = self._row[p]
                 self._top[r] = max([self._top[r], *(t for t in self._targets[p] if t > 0)])
-        # Per played card, the bits of the values above 0 it takes with: a table whose groups reach none of them
-        # (one AND with the view's reach) offers it nothing, the commonest answer.
-        self._wants = tuple(sum(1 << t for t in set(self._targets[p]) if t > 0) for p in range(n))
-        self._last: tuple[tuple[int, tuple[int, ...]], _View] | None = None
-        # Per row, the last table whose groups were listed (its mask) and its groups: the next table is mostly
-        # that one with a card placed or some taken, so the groups are brought up to date, not listed again.
-        self._listed: list[tuple[int, list[tuple[int, int]]] | None] = [None] * len(rows)
+        self._tables: list[_Table | None] = [None] * len(rows)
+        # Single cards only (by rank, or without sums): per played card, which table cards are a set by
+        # themselves for each value it takes with, as a list's __getitem__ (the filter folded in).
+        self._singles: tuple[tuple[Callable[[int], bool], ...], ...] = tuple(
+            tuple(
+                [
+                    inp.takes_ok[p][c]
+                    and (
+                        self._rank_of[c] == self._rank_of[p]
+                        if self._rank_of is not None
+                        else value in deck.values_of[c]
+                    )
+                    for c in range(n)
+                ].__getitem__
+                for value in self._targets[p]
+            )
+            if inp.played_ok[p]
+            else ()
+            for p in range(n)
+        )
+        # The common case, a set by value with sums: read straight off the table's groups by total.
+        self._by_sums = self.sums and self._rank_of is None
+        # By value, a played card takes nothing unless the table reaches one of its values above 0 (one card or a
+        # group); checked apart only where its values are not all read off the groups (no sums, a value of 0).
+        self._gated = tuple(
+            self._rank_of is None and not (self.sums and all(t > 0 for t in self._targets[p])) for p in range(n)
+        )
+        # Per played card: None when it may not use the kind, else its filter row and, in the common case (by
+        # value, with sums, one value above 0), the bit of its value and the value (else 0 and 0: _masks).
+        self._plan: tuple[tuple[int, int, int] | None, ...] = tuple(
+            (
+                (self._row[p], 1 << self._targets[p][0], self._targets[p][0])
+                if self._by_sums and len(self._targets[p]) == 1 and self._targets[p][0] > 0
+                else (self._row[p], 0, 0)
+            )
+            if inp.played_ok[p]
+            else None
+            for p in range(n)
+        )
         # A capture as a bit mask over the deck (bit c for card c) and as cards ascending: masks recur across
         # tables, so each is turned into a tuple once (bounded: cleared when it grows past 2 ** 16 entries).
         self._cards_of: dict[int, Capture] = {}
 
-    def _view(self, played: int, table: Sequence[int]) -> _View:
-        """The table as ``played``'s filter sees it (see :class:`_View`); the last one is remembered, as a turn
-        asks for every card of the hand on one table."""
-        row = self._row[played]
-        key = (row, tuple(table))
-        last = self._last
-        if last is not None and last[0] == key:
-            return last[1]
-        ok = self._takes_ok[played]
-        cards = sorted([c for c in table if ok[c]])
-        positive_of = self._positive_of
-        positive = [positive_of[c] for c in cards]
-        if self.sums:
-            reach = _reach(positive)
-        else:
-            reach = 1
-            for vs in positive:
-                for a in vs:
-                    reach |= 1 << a
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        view = _View(row, cards, mask, positive, reach)
-        self._last = (key, view)
-        return view
-
-    def _pairs(self, view: _View) -> list[tuple[int, int]]:
-        """Every group of the view's cards with a total up to the row's largest value, as (total, bit mask)
-        pairs (the empty group too), listed once per view: from the row's last listed table when this one is it
-        with one card more (the groups with the card added) or some cards fewer (the groups holding them
+    def _table(self, row: int, table: Sequence[int]) -> _Table:
+        """The table as filter ``row`` sees it (:class:`_Table`), made from the row's last one when the table
+        is that one with a card placed (the groups with the card added) or some taken (the groups holding them
         dropped), else card by card."""
-        pairs = view.pairs
-        if pairs is not None:
-            return pairs
-        row, mask = view.row, view.mask
-        top = self._top[row]
-        last = self._listed[row]
-        positive_of = self._positive_of
-        pairs = None
-        if last is not None:
-            known, listed = last
-            added, removed = mask & ~known, known & ~mask
+        mask = sum(map(self._bit_of[row], table))
+        last = self._tables[row]
+        pairs: list[tuple[int, int]] | None = None
+        reach = 1
+        if not self.sums:
+            pairs = []
+        elif last is not None:
+            added, removed = mask & ~last.mask, last.mask & ~mask
             if not added:
-                pairs = [p for p in listed if not p[1] & removed] if removed else listed
+                if removed:
+                    pairs = [p for p in last.pairs if not p[1] & removed]
+                    for t, _ in pairs:
+                        reach |= 1 << t
+                else:
+                    pairs, reach = last.pairs, last.reach
             elif not removed and not added & (added - 1):
                 card = added.bit_length() - 1
-                pairs = _grown(listed, card, positive_of[card], top)
+                pairs, reach = _grown(last.pairs, last.reach, card, self._positive_of[card], self._top[row])
         if pairs is None:
             pairs = [(0, 0)]
-            for c in view.cards:
-                pairs = _grown(pairs, c, positive_of[c], top)
-        view.pairs = pairs
-        self._listed[row] = (mask, pairs)
-        return pairs
+            top = self._top[row]
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                card = low.bit_length() - 1
+                pairs, reach = _grown(pairs, reach, card, self._positive_of[card], top)
+        seen = self._tables[row] = _Table(list(table), mask, pairs, reach)
+        return seen
 
     def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
         # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
@@ -350,54 +369,75 @@ class SetsKind(KindMechanic):
         """Every capture of ``played`` on ``table`` as a bit mask over the deck (bit ``c`` for card ``c``), each
         once, in no order: what :meth:`captures` lists, without building a tuple (random play counts them and
         builds only the one it draws). Raises :class:`PigliaError` beyond ``limit``."""
-        if not self._played_ok[played]:
+        plan = self._plan[played]
+        if plan is None:
             return _NONE
-        view = self._view(played, table)
-        if not view.cards:
+        row, wants, value = plan
+        seen = self._tables[row]
+        if seen is None or seen.table != table:  # a list compared in C: a turn asks for every card of the hand
+            seen = self._table(row, table)
+        if not wants:  # by rank, without sums, several values or a value of 0: the general case
+            return self._masks(played, table, seen)
+        # Most tables hold no set of the value: the totals the table's groups reach are one integer's bits.
+        if not seen.reach & wants:
             return _NONE
-        # Most tables hold no set of the played card's value: which totals the table's cards reach (one card or
-        # several) is one integer's bits, worked out once per table (_view).
-        if self._rank_of is None and not view.reach & self._wants[played]:
+        groups = [m for t, m in seen.pairs if t == value]
+        if len(groups) == 1:
+            return {groups[0]}
+        if self._alternatives:
+            groups = list(set(groups))  # a group reaching the value with two choices of values: once
+        return self._unions(groups, played, table)
+
+    def _masks(self, played: int, table: Sequence[int], seen: _Table) -> AbstractSet[int]:
+        """:meth:`masks` in general: each value of the played card in turn, and sets by rank or of single cards."""
+        if self._gated[played] and not self._reaches(played, table):
             return _NONE
         found: AbstractSet[int] = _NONE
-        for value in self._targets[played]:
-            groups = self._groups(played, value, view)
-            if not groups:
-                continue
-            reached = self._unions(groups, played, table)
-            if found:
-                found = found | reached  # a capture reachable with two values is listed once
-                if len(found) > self.limit:
-                    raise self._too_many(played, table)
+        for i, value in enumerate(self._targets[played]):
+            if self._by_sums and value > 0:
+                if not (seen.reach >> value) & 1:
+                    continue
+                groups = [m for t, m in seen.pairs if t == value]
+                if self._alternatives and len(groups) > 1:
+                    groups = list(set(groups))
             else:
-                found = reached
+                groups = self._groups(played, i, value, seen, table)
+                if not groups:
+                    continue
+            reached = {groups[0]} if len(groups) == 1 else self._unions(groups, played, table)
+            found = found | reached if found else reached  # a capture reachable with two values is listed once
+            if len(found) > self.limit:
+                raise self._too_many(played, table)
         return found
 
-    def _groups(self, played: int, value: int, view: _View) -> list[int]:
-        """The sets ``played`` may take counting ``value``, as bit masks over the deck, each once."""
-        rank_of = self._rank_of
-        if rank_of is None and value > 0:
-            if not (view.reach >> value) & 1:
-                return []
-            if self.sums:
-                groups = [m for t, m in self._pairs(view) if t == value]
-                return list(set(groups)) if self._alternatives and len(groups) > 1 else groups
-            return [1 << c for c, vs in zip(view.cards, view.positive, strict=True) if value in vs]
-        if rank_of is not None:
-            rank = rank_of[played]
-            singles = [1 << c for c in view.cards if rank_of[c] == rank]
-        else:  # a value of 0 or less: single cards of it (a sum needs a positive value)
-            values_of = self._values_of
-            singles = [1 << c for c in view.cards if value in values_of[c]]
-        if not (self.sums and value > 0 and (view.reach >> value) & 1):
+    def _reaches(self, played: int, table: Sequence[int]) -> bool:
+        """Whether the table cards ``played`` may take reach one of its values above 0: with sums, as one card or
+        a group (each card counting one of its values); without, as one card."""
+        ok = self._takes_ok[played]
+        positive = [self._positive_of[c] for c in table if ok[c]]
+        if self.sums:
+            reach = _reach(positive)
+        else:
+            reach = 0
+            for vs in positive:
+                for a in vs:
+                    reach |= 1 << a
+        return any((reach >> t) & 1 for t in self._targets[played] if t > 0)
+
+    def _groups(self, played: int, i: int, value: int, seen: _Table, table: Sequence[int]) -> list[int]:
+        """The sets of ``played`` counting its ``i``-th value, ``value``, outside the common case (by rank, without
+        sums, or a value of 0 or less), as bit masks over the deck: its single cards (of the rank, or of the
+        value), and with sums the groups of two or more cards adding up to the value."""
+        singles = list(map((1).__lshift__, filter(self._singles[played][i], table)))
+        if not (self.sums and value > 0 and (seen.reach >> value) & 1):
             return singles
-        groups = [m for t, m in self._pairs(view) if t == value and m & (m - 1)]  # two or more cards
+        groups = [g for t, g in seen.pairs if t == value and g & (g - 1)]
         if self._alternatives and len(groups) > 1:
             groups = list(set(groups))
-        return singles + groups if singles else groups
+        return singles + groups
 
     def _unions(self, groups: list[int], played: int, table: Sequence[int]) -> AbstractSet[int]:
-        """The captures the rule allows from these sets (bit masks), each once."""
+        """The captures the rule allows from two or more sets (bit masks), each once."""
         rule = self.rule
         if rule == "all_singles":
             singles = 0
@@ -411,29 +451,47 @@ class SetsKind(KindMechanic):
             if singles:
                 reached = {u | singles for u in reached}
                 reached.add(singles)
+                if len(reached) > self.limit:
+                    raise self._too_many(played, table)
             return reached
-        if len(groups) == 1:
-            return {groups[0]}
-        reached = self._union_set(groups, played, table)
-        if rule == "maximal":
-            # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
-            return {u for u in reached if all(g & u for g in groups)}
-        return reached
-
-    def _union_set(self, groups: list[int], played: int, table: Sequence[int]) -> set[int]:
-        """Every non-empty union of disjoint ``groups``, each once (:func:`unions`, with a shortcut for sets that
-        share no card, the common case: every subset of them is a union, built by doubling)."""
         every = 0
         for g in groups:
             if every & g:
                 break
             every |= g
-        else:  # pairwise disjoint: 2 ** k - 1 unions, all distinct
+        else:  # no two sets share a card: every union of them is a capture, each a different one
+            if (1 << len(groups)) - 1 > self.limit:
+                raise self._too_many(played, table)
+            if rule == "maximal":
+                return {every}  # nothing stays that a set could take: only all of them
+            out = [0]
+            for g in groups:
+                out += list(map(g.__or__, out))
+            reached = set(out)
+            reached.discard(0)
+            return reached
+        found = unions(groups, self.limit)
+        if found is None:
+            raise self._too_many(played, table)
+        if rule == "maximal":
+            # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
+            return {u for u in found if all(g & u for g in groups)}
+        return found
+
+    def _union_set(self, groups: list[int], played: int, table: Sequence[int]) -> set[int]:
+        """Every non-empty union of disjoint ``groups`` (bit masks), each once (:func:`unions`, with a shortcut for
+        sets that share no card: every subset of them is a union, built by doubling)."""
+        every = 0
+        for g in groups:
+            if every & g:
+                break
+            every |= g
+        else:
             if (1 << len(groups)) - 1 > self.limit:
                 raise self._too_many(played, table)
             out = [0]
             for g in groups:
-                out += [u | g for u in out]
+                out += list(map(g.__or__, out))
             reached = set(out)
             reached.discard(0)
             return reached
