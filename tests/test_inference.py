@@ -61,6 +61,31 @@ def test_a_passed_up_scopa_says_the_sweeping_card_is_not_held(game: Game) -> Non
     assert read.get("4d", 1.0) > 0.5
 
 
+def test_a_capture_that_would_leave_a_sweep_is_no_evidence(game: Game) -> None:
+    """S2.2, S2.3, S3.1: late in a deal, seat 1 places the re of swords on 2 of swords and 6 of clubs. A 2 would have
+    taken the 2 of swords (S2.2), but left the 6 alone for a sweep (S3.1) by seat 0, which holds a 6 more often
+    than not (two of the five cards seat 1 could not see are 6s, and seat 0 holds three of the five): taking it was
+    no better than the re, so the play says nothing against a 2 in seat 1's hand. An 8 would have swept 2 + 6 itself
+    (S2.3, S3.1): every 8 left is read as (nearly) impossible."""
+    cards = game.variant.deck.cards
+    named = {"6d", "6c", "Fs", "Rs", "2c", "4b", "2s", "6b", "Fb", "2d"}
+    rest = [c.id for c in cards if c.id not in named]  # every other card captured earlier in the deal
+    state = game.position(
+        hands=[["6d", "6c", "Fs"], ["Rs", "2c", "4b"]],
+        table=["2s", "6b"],
+        piles=[rest[:15], rest[15:]],
+        dealer=0,
+        to_move=1,
+        log=False,
+    )
+    state.push(next(m for m in state.legal_moves() if str(m) == "Rs"))
+    read = factors(state, beta=10)
+    assert {c.id for c in state.view(0).unseen} == {"2c", "2d", "4b", "Fb"}
+    assert read["Fb"] < 0.01, read
+    assert read.get("2c", 1.0) > 0.5, read
+    assert read.get("2d", 1.0) > 0.5, read
+
+
 def test_a_reader_that_trusts_nothing_reads_nothing(game: Game) -> None:
     """S2.3, S3.1: the same passed-up scopa, read with beta 0 (the other seats' plays not trusted at all): no
     card is less likely than another."""
