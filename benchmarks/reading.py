@@ -26,50 +26,21 @@ import piglia
 from piglia.players.greedy import DISCARD_CAUTION, GreedyPlayer
 from piglia.players.inference import Reader
 from piglia.players.knowledge import Determinizer, card_weights, points_sign
-from piglia.state import Game, State
+from piglia.state import Game, RawMove, State
 
 
 class BlindReader(Reader):
     """The reader of issue 14's fourth pass: a play valued by what it scores and takes at once, blind to the
     reply it leaves to the next player."""
 
-    def _read(
-        self,
-        deal: int,
-        i: int,
-        plays: list[tuple[int, int, tuple[int, ...]]],
-        table: list[int],
-        position: State,
-        unseen: list[int],
-        weights: Sequence[float],
-    ) -> dict[int, float]:
-        seat, card, captured = plays[i]
-        key = (deal, i, seat, card, captured, tuple(table))
-        if key in self._regrets and all(c in self._regrets[key] for c in unseen):
-            return self._regrets[key]
-        past = position.clone()
-        past.table = list(table)
-        past.to_move = seat
-        past.plays = plays[:i]
-        past.hands[seat] = [card, card]  # not the deal's last play: two cards keep last_play false
-
-        def value(c: int, cap: tuple[int, ...]) -> float:
-            if cap:
-                v = past.bonus_points((c, cap)) + weights[c] + sum(weights[x] for x in cap)
-            else:
-                v = past.bonus_points((c, ())) - DISCARD_CAUTION * weights[c]
-            return points_sign(past.game) * v
-
-        made = value(card, captured)
-        capture = past.game.variant.capture
-        known = self._regrets[key] = {}
-        for c, caps in zip(unseen, capture.hand_captures(unseen, table), strict=True):
-            past.hands[seat] = [c, card]
-            values = [value(c, cap) for cap in caps]
-            if not caps or not capture.mandatory:
-                values.append(value(c, ()))
-            known[c] = max(max(values) - made, 0.0)
-        return known
+    @staticmethod
+    def value(past: State, raw: RawMove, hidden: Sequence[int], weights: Sequence[float]) -> float:
+        card, captured = raw
+        if captured:
+            v = past.bonus_points(raw) + weights[card] + sum(weights[c] for c in captured)
+        else:
+            v = past.bonus_points(raw) - DISCARD_CAUTION * weights[card]
+        return points_sign(past.game) * v
 
 
 def gain(factors: dict[int, float], unseen: Sequence[int], hand: Sequence[int]) -> float:

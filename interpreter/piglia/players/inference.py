@@ -34,7 +34,7 @@ from collections.abc import Sequence
 
 from piglia.players.greedy import move_value
 from piglia.players.knowledge import ordered_table
-from piglia.state import Game, SeatView, State
+from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["Reader"]
 
@@ -120,6 +120,12 @@ class Reader:
             out[i] = table
         return out
 
+    @staticmethod
+    def value(past: State, raw: RawMove, hidden: Sequence[int], weights: Sequence[float]) -> float:
+        """What the play ``raw`` was worth to the seat to move in ``past``, which could not see ``hidden``: the
+        model of how the others choose (greedy's valuation)."""
+        return move_value(past, raw, hidden, weights)
+
     def _read(
         self,
         deal: int,
@@ -141,14 +147,15 @@ class Reader:
             return known
         past, hidden = self._past(position, plays, i, table)
         hand = past.hands[seat]
-        made = move_value(past, (card, captured), hidden, weights)
+        value = self.value
+        made = value(past, (card, captured), hidden, weights)
         capture = past.game.variant.capture
         rest = hand[1:]
         for c, caps in zip(missing, capture.hand_captures(missing, table), strict=True):
             past.hands[seat] = [c, *rest]
-            values = [move_value(past, (c, cap), hidden, weights) for cap in caps]
+            values = [value(past, (c, cap), hidden, weights) for cap in caps]
             if not caps or not capture.mandatory:
-                values.append(move_value(past, (c, ()), hidden, weights))
+                values.append(value(past, (c, ()), hidden, weights))
             known[c] = max(max(values) - made, 0.0)
         return known
 
