@@ -229,12 +229,14 @@ class CaptureTable:
         get = self.memo.get
         out: list[list[Capture] | tuple[tuple[int, ...], ...]] = []
         hits = 0
+        where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
         for card in hand:
             found = get(key + played_class[card])
             if found is None:
                 caps = self.plain(card, table)
                 if len(self.memo) < self.MAX_ENTRIES:
-                    where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
+                    if where is None:
+                        where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
                     self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
                 out.append(caps)
                 continue
