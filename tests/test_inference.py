@@ -1,8 +1,8 @@
 """Reading the other hands from their plays (players/inference.py, issue 14: a stronger ismcts).
 
 Rules cited from docs/RULES.md: S2.2 and S2.3 (Scopa's captures: a card takes an equal card, else a set of
-cards adding up to its value), S3.1 (a capture that clears the table is a scopa, one point), S1.2 (three cards
-a hand, the stock dealt in hands of three).
+cards adding up to its value), S3.1 (a capture that clears the table is a scopa, one point), S1.1 and S2.7 (three cards
+a hand, the stock dealt in hands of three when both hands are empty).
 """
 
 from __future__ import annotations
@@ -61,6 +61,31 @@ def test_a_passed_up_scopa_says_the_sweeping_card_is_not_held(game: Game) -> Non
     assert read.get("4d", 1.0) > 0.5
 
 
+def test_a_capture_that_would_leave_a_sweep_is_no_evidence(game: Game) -> None:
+    """S2.2, S2.3, S3.1: late in a deal, seat 1 places the re of swords on 2 of swords and 6 of clubs. A 2 would have
+    taken the 2 of swords (S2.2), but left the 6 alone for a sweep (S3.1) by seat 0, which holds a 6 more often
+    than not (two of the five cards seat 1 could not see are 6s, and seat 0 holds three of the five): taking it was
+    no better than the re, so the play says nothing against a 2 in seat 1's hand. An 8 would have swept 2 + 6 itself
+    (S2.3, S3.1): every 8 left is read as (nearly) impossible."""
+    cards = game.variant.deck.cards
+    named = {"6d", "6c", "Fs", "Rs", "2c", "4b", "2s", "6b", "Fb", "2d"}
+    rest = [c.id for c in cards if c.id not in named]  # every other card captured earlier in the deal
+    state = game.position(
+        hands=[["6d", "6c", "Fs"], ["Rs", "2c", "4b"]],
+        table=["2s", "6b"],
+        piles=[rest[:15], rest[15:]],
+        dealer=0,
+        to_move=1,
+        log=False,
+    )
+    state.push(next(m for m in state.legal_moves() if str(m) == "Rs"))
+    read = factors(state, beta=10)
+    assert {c.id for c in state.view(0).unseen} == {"2c", "2d", "4b", "Fb"}
+    assert read["Fb"] < 0.01, read
+    assert read.get("2c", 1.0) > 0.5, read
+    assert read.get("2d", 1.0) > 0.5, read
+
+
 def test_a_reader_that_trusts_nothing_reads_nothing(game: Game) -> None:
     """S2.3, S3.1: the same passed-up scopa, read with beta 0 (the other seats' plays not trusted at all): no
     card is less likely than another."""
@@ -68,7 +93,7 @@ def test_a_reader_that_trusts_nothing_reads_nothing(game: Game) -> None:
 
 
 def test_nothing_is_read_from_a_seat_whose_hand_was_just_dealt(game: Game) -> None:
-    """S1.2: cards dealt after a seat's plays say nothing about those plays: a seat with a full hand of three has
+    """S1.1, S2.7: cards dealt after a seat's plays say nothing about those plays: a seat with a full hand of three has
     made no play with the cards it holds now."""
     state = game.position(
         hands=[["Rd", "Fs", "Cb"], ["7c", "4b", "Rs"]],
@@ -79,6 +104,36 @@ def test_nothing_is_read_from_a_seat_whose_hand_was_just_dealt(game: Game) -> No
         log=False,
     )
     assert factors(state, beta=10) == {}
+
+
+def test_a_past_play_is_read_from_the_position_it_was_made_in(game: Game) -> None:
+    """S1.1, S2.7: three cards to each player, four on the table, the rest in the stock (30 cards); after six plays
+    both hands are empty and three more are dealt to each (24 left). Eight plays in, the position before the
+    second play had the first player's hand at two cards, the second's at three, and a stock of 30; the table
+    before it is the opening table after the first play; the seat it holds the card it played, and every card it
+    could not see then (nothing on the table or in a pile then) is listed as hidden."""
+    state = game.new_match(3, log=False)
+    greedy = make_player("greedy", 0)
+    for _ in range(8):
+        seat = state.to_move
+        state.push(greedy.choose(state.view(seat), state.legal_moves()))
+    assert len(state.stock) == 24
+    view = state.view(state.to_move)
+    plays = [(s, c.index, tuple(x.index for x in cap)) for s, c, cap in view.plays]
+    tables = Reader._tables(plays, [c.index for c in view.table], 0, ordered=False)
+    position = Determinizer(view)(random.Random(0))
+    past, hidden = Reader._past(position, plays, 1, tables[1])
+    first, second = plays[0][0], plays[1][0]
+    assert second != first and past.to_move == second
+    assert len(past.hands[first]) == 2 and len(past.hands[second]) == 3
+    assert past.hands[second][0] == plays[1][1]
+    assert len(past.stock) == 30
+    opening, (_, card0, taken0) = tables[0], plays[0]
+    assert len(opening) == 4
+    after_first = [c for c in opening if c not in taken0] if taken0 else [*opening, card0]
+    assert sorted(tables[1]) == sorted(after_first) and sorted(past.table) == sorted(after_first)
+    seen = set(after_first) | {plays[1][1]} | (set(taken0) | {card0} if taken0 else set())
+    assert set(hidden) == set(range(len(game.variant.deck))) - seen
 
 
 def test_weighted_deals_keep_an_unlikely_card_out_of_the_hand(game: Game) -> None:

@@ -271,7 +271,7 @@ class CaptureTable:
         get = self.memo.get
         out: list[list[Capture] | tuple[tuple[int, ...], ...]] = []
         hits = 0
-        where: dict[int, int] | None = None  # each table card's position by class, once a turn (on a miss)
+        where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
         for card in hand:
             found = get(key + played_class[card])
             if found is None:

@@ -3,16 +3,25 @@
 A card a seat holds now was in its hand at each of its plays since its hand was last dealt. Had it held a card
 that made a much better play than the one it made (a sweep passed up, a picada not taken, a valuable card left
 on the table), it would probably have played it; so such a card is less likely to be in its hand. The model is
-the greedy player's own valuation of a play (:func:`play_value`: the bonuses the rules give for it, the weights
-of the cards it takes, a small cost for a card placed), and a card's likelihood factor is
+the greedy player's own valuation of a play (:func:`~piglia.players.greedy.move_value`: the bonuses the rules give
+for it, the weights of the cards it takes, a small cost for a card placed, less the best capture it leaves to the
+next player, from the cards the seat could not see then), and a card's likelihood factor is
 ``exp(-beta * regret)``, where the regret is how much better the card's best play was than the play made, summed
 over the seat's plays since its deal. ``beta`` says how much the reader trusts the others to play well: 0 reads
 nothing (every card as likely as any other); a large value treats every passed-up gain as proof.
 
-The table each play was made on is rebuilt backwards from the table now (a capture's cards put back, a placed
-card taken off). Where the rules move table cards in ways the plays do not show (builds, face-down cards),
-nothing is read; where the rebuild stops (it does not add up, or a capture took cards from a table whose order
-matters, an order the plays do not keep), the plays before that point are not read.
+The reply the play left counts: a seat that did not take a card, because taking it would have left an easy sweep,
+gave up nothing by that valuation, so the play says nothing against its holding the card. A reader blind to the
+reply would count the capture passed up as a regret and wrongly rule the card out (measured: the true hands of a
+greedy player get about 1.6 times the log-likelihood gain over a uniform deal that the blind model gives them;
+benchmarks/reading.py; benchmarks/players.md, "Issue 14, fifth pass").
+
+The position each play was made from is rebuilt backwards: the table from the table now (a capture's cards put
+back, a placed card taken off), the hands' and the stock's sizes from the deal's rhythm (every hand dealt
+``hand`` cards at once, each seat playing one a round), the seat's own other cards and the stock from cards
+nobody had seen then (only their number is read). Where the rules move table cards in ways the plays do not show
+(builds, face-down cards), nothing is read; where the rebuild stops (it does not add up, or a capture took cards
+from a table whose order matters, an order the plays do not keep), the plays before that point are not read.
 
 Nothing here names a game: the plays worth making are the rules' own bonuses and the award weights
 (:func:`~piglia.players.knowledge.card_weights`).
@@ -23,24 +32,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from piglia.players.greedy import DISCARD_CAUTION
-from piglia.players.knowledge import ordered_table, points_sign
-from piglia.state import Game, SeatView, State
+from piglia.players.greedy import move_value
+from piglia.players.knowledge import ordered_table
+from piglia.state import Game, RawMove, SeatView, State
 
-__all__ = ["Reader", "play_value"]
+__all__ = ["Reader"]
 
 MIN_FACTOR = 1e-3  # a card is never ruled out: players err, and a view must always have a deal
-
-
-def play_value(state: State, card: int, captured: tuple[int, ...], weights: Sequence[float]) -> float:
-    """What playing ``card`` to take ``captured`` (nothing: a placement) is worth at once to the seat to move in
-    ``state``: the bonuses it scores plus the weights of the cards it takes (its own card among them), or minus a
-    share of the weight of a card placed; negated where fewer points are better."""
-    if captured:
-        value = state.bonus_points((card, captured)) + weights[card] + sum(weights[c] for c in captured)
-    else:
-        value = state.bonus_points((card, ())) - DISCARD_CAUTION * weights[card]
-    return points_sign(state.game) * value
 
 
 class Reader:
@@ -122,6 +120,12 @@ class Reader:
             out[i] = table
         return out
 
+    @staticmethod
+    def value(past: State, raw: RawMove, hidden: Sequence[int], weights: Sequence[float]) -> float:
+        """What the play ``raw`` was worth to the seat to move in ``past``, which could not see ``hidden``: the
+        model of how the others choose (greedy's valuation)."""
+        return move_value(past, raw, hidden, weights)
+
     def _read(
         self,
         deal: int,
@@ -141,18 +145,52 @@ class Reader:
             known = self._regrets[key] = {}
         if not missing:
             return known
+        past, hidden = self._past(position, plays, i, table)
+        hand = past.hands[seat]
+        value = self.value
+        made = value(past, (card, captured), hidden, weights)
+        capture = past.game.variant.capture
+        rest = hand[1:]
+        for c, caps in zip(missing, capture.hand_captures(missing, table), strict=True):
+            past.hands[seat] = [c, *rest]
+            values = [value(past, (c, cap), hidden, weights) for cap in caps]
+            if not caps or not capture.mandatory:
+                values.append(value(past, (c, ()), hidden, weights))
+            known[c] = max(max(values) - made, 0.0)
+        return known
+
+    @staticmethod
+    def _past(
+        position: State, plays: list[tuple[int, int, tuple[int, ...]]], i: int, table: list[int]
+    ) -> tuple[State, list[int]]:
+        """The position play ``i`` was made from, as far as the valuation reads it, and the cards its seat could
+        not see then. The table is the rebuilt one; each hand holds as many cards as it held then and the stock
+        as many as it had (the deal's rhythm: all hands dealt ``hand`` cards at once, one play a seat a round),
+        the cards themselves taken from those nobody had seen (the valuation reads only how many there are; the
+        mover's first card is the one it played). ``position``'s piles are the view's (public)."""
+        game = position.game
+        seat, card, _captured = plays[i]
+        size = game.deal_rules.hand
+        players = game.num_players
+        rnd = players * size  # plays between two deals of hands
+        # seen then: the table, the piles as they were (less what was taken since), the card played
+        taken = {c for _s, played, cap in plays[i:] if cap for c in (played, *cap)}
+        seen = {c for pile in position.piles for c in pile if c not in taken}
+        seen.update(table)
+        seen.add(card)
+        hidden = [c for c in range(len(game.variant.deck)) if c not in seen]
+        filler = hidden or [card]
         past = position.clone()
         past.table = list(table)
         past.to_move = seat
         past.plays = plays[:i]
-        # the play was not the deal's last (the deal goes on): two cards in the hand keep last_play false
-        past.hands[seat] = [card, card]
-        made = play_value(past, card, captured, weights)
-        capture = past.game.variant.capture
-        for c, caps in zip(missing, capture.hand_captures(missing, table), strict=True):
-            past.hands[seat] = [c, card]
-            best = max(play_value(past, c, cap, weights) for cap in caps) if caps else -math.inf
-            if not caps or not capture.mandatory:
-                best = max(best, play_value(past, c, (), weights))
-            known[c] = max(best - made, 0.0)
-        return known
+        first = i - i % rnd
+        for s in range(players):
+            held = size - sum(1 for j in range(first, i) if plays[j][0] == s)
+            past.hands[s] = [filler[k % len(filler)] for k in range(max(held, 0))]
+        if not past.hands[seat]:  # the rhythm did not hold (a short last deal of hands): it held this card
+            past.hands[seat] = [card]
+        past.hands[seat][0] = card
+        dealt_since = (len(plays) // rnd - i // rnd) * rnd  # the cards dealt from the stock after play i
+        past.stock = [filler[k % len(filler)] for k in range(len(position.stock) + dealt_since)]
+        return past, hidden
