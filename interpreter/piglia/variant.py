@@ -8,6 +8,7 @@ tables, bonus and award callables.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from piglia.errors import PigliaError
 from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
 from piglia.mechanics.builds import Builds
-from piglia.mechanics.capture import MAX_MOVES, Capture, CaptureKind, KindMechanic, MoveLimitError
+from piglia.mechanics.capture import MAX_MOVES, Capture, CaptureKind, KindMechanic, MoveLimitError, as_cards
 from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules
 
@@ -26,6 +27,7 @@ __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "
 
 Expr = Callable[[Any], Any]
 RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
+Masks = Callable[[int, Sequence[int]], AbstractSet[int]]  # (played, table) -> captures as bit masks over the deck
 
 
 @dataclass(frozen=True)
@@ -41,10 +43,39 @@ class CaptureRules:
     )
     # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
     table: CaptureTable | None = field(init=False, repr=False, compare=False, default=None)
+    # One function per tier, ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``), when every
+    # kind gives its captures so: random play counts them and builds only the capture it draws (see pick).
+    counters: tuple[Masks, ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
         object.__setattr__(self, "table", CaptureTable.build(self.tiers))
+        counters = [_counter(tier) for tier in self.tiers]
+        if counters and all(c is not None for c in counters):
+            object.__setattr__(self, "counters", tuple(c for c in counters if c is not None))
+
+    def hand_masks(self, hand: Sequence[int], table: Sequence[int]) -> list[AbstractSet[int]]:
+        """For each card of ``hand``, :meth:`captures` on ``table`` as bit masks over the deck, in no order (the
+        kinds' ``masks``; cards of one played class searched once). Only when :attr:`counters` is set."""
+        counters = self.counters
+        assert counters is not None
+        memo = self.table
+        # cards of one played class have the same captures (without a capture table, each card is its own class)
+        played_class: Sequence[int] = memo.played_class if memo is not None else range(max(hand) + 1 if hand else 0)
+        seen: dict[int, AbstractSet[int]] = {}
+        out: list[AbstractSet[int]] = []
+        for card in hand:
+            pc = played_class[card]
+            found = seen.get(pc)
+            if found is None:
+                found = _NO_MASKS
+                for count in counters:
+                    found = count(card, table)
+                    if found:
+                        break
+                seen[pc] = found
+            out.append(found)
+        return out
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
@@ -80,7 +111,13 @@ class CaptureRules:
         if not hand:
             raise PigliaError("no move to pick: no player moves now")
         memo = self.table
-        found = memo.lookup(hand, table) if memo is not None and memo.on and table else self.hand_captures(hand, table)
+        found: Sequence[list[Capture] | tuple[tuple[int, ...], ...] | AbstractSet[int]]
+        if memo is not None and memo.on and table:
+            found = memo.lookup(hand, table)
+        elif self.counters is not None and table:
+            found = self.hand_masks(hand, table)  # counted as masks: only the drawn card's become captures
+        else:
+            found = self.hand_captures(hand, table)
         captures = sum(map(len, found))
         if not captures:  # no card captures: one placement per card (the commonest turn)
             n = len(hand)
@@ -98,10 +135,15 @@ class CaptureRules:
                 if i < size:
                     if i < extra:
                         return n, (card, ())
-                    if type(caps) is tuple:  # the memo's answer, in positions: build it now
+                    listed: Sequence[Capture]
+                    if isinstance(caps, tuple):  # the memo's answer, in positions: build it now
                         assert memo is not None
-                        caps = memo.cards_of(caps, table)
-                    return n, (card, caps[i - extra])
+                        listed = memo.cards_of(caps, table)
+                    elif isinstance(caps, list):
+                        listed = caps
+                    else:  # bit masks over the deck: the card's captures, ascending
+                        listed = sorted(map(as_cards, caps))
+                    return n, (card, listed[i - extra])
             elif i < 1:
                 return n, (card, ())
             else:
@@ -317,6 +359,41 @@ def _classes(signatures: list[tuple[Hashable, ...]]) -> tuple[int, ...]:
     """Class ids (0, 1, ...) in order of first appearance: equal signatures, equal ids."""
     ids: dict[tuple[Hashable, ...], int] = {}
     return tuple(ids.setdefault(s, len(ids)) for s in signatures)
+
+
+_NO_MASKS: frozenset[int] = frozenset()
+
+
+def _masks_of(kind: CaptureKind) -> Masks | None:
+    """A kind's ``masks``, trusted only from the class that also defines its ``captures`` (as signatures are),
+    and not when ``captures`` was wrapped on the kind itself (a ``when`` condition: mechanics/conditions.py)."""
+    if not isinstance(kind, KindMechanic) or "captures" in vars(kind):
+        return None
+    mro = type(kind).__mro__
+    searcher = next(c for c in mro if "captures" in c.__dict__)
+    counter = next((c for c in mro if "masks" in c.__dict__), None)
+    return kind.masks if searcher is counter else None
+
+
+def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
+    """A tier's captures as bit masks (a capture of two kinds is one mask: counted once), or None when some kind
+    does not give them."""
+    found = [_masks_of(kind) for kind in tier]
+    if any(f is None for f in found):
+        return None
+    masks = [f for f in found if f is not None]
+    if len(masks) == 1:
+        return masks[0]
+
+    def merged(played: int, table: Sequence[int]) -> AbstractSet[int]:
+        out: AbstractSet[int] = _NO_MASKS
+        for f in masks:
+            m = f(played, table)
+            if m:
+                out = out | m if out else m
+        return out
+
+    return merged
 
 
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:

@@ -226,8 +226,16 @@ def kind_of(state: State, card: int, captured: Capture) -> str:
     return ""
 
 
-def _build_options(state: State, card: int, held: set[int], table: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
-    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand."""
+def _build_options(
+    state: State,
+    card: int,
+    held: set[int],
+    table: Sequence[int],
+    memo: dict[int, set[int]] | None = None,
+) -> list[tuple[tuple[int, ...], int]]:
+    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand.
+    ``memo``: the loose groups by total found so far on this ``table`` (shared by the cards of one hand: the
+    groups do not depend on the played card)."""
     rules = _rules(state)
     values = state.game.variant.deck.value_of
     ok = rules.ok
@@ -235,7 +243,8 @@ def _build_options(state: State, card: int, held: set[int], table: Sequence[int]
     lo = [c for c in table if ok[c]]
     alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
     found: set[tuple[tuple[int, ...], int]] = set()
-    memo: dict[int, set[int]] = {}
+    if memo is None:
+        memo = {}
 
     def cards(mask: int) -> tuple[int, ...]:
         return tuple(lo[i] for i in range(len(lo)) if mask >> i & 1)
@@ -294,6 +303,7 @@ def raw_moves(state: State) -> list[RawMove]:
     out: list[tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], RawMove]] = []
     # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
     lists = state.game.variant.capture.hand_captures(hand, table)
+    groups: dict[int, set[int]] = {}  # the loose groups by total, for every card's builds
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
@@ -304,7 +314,7 @@ def raw_moves(state: State) -> list[RawMove]:
         if not owned:
             out.append(((card, (), 1, 0, ()), (card, ())))
         if ok[card] and held:
-            for onto, value in _build_options(state, card, held, table):
+            for onto, value in _build_options(state, card, held, table, groups):
                 used = set(onto)
                 if all(b.value in held for b in owned if b.cards[0] not in used):
                     out.append(((card, (), 0, value, onto), BuildRaw(card, onto, value)))

@@ -13,6 +13,7 @@ for sums, a search pruned by the remaining total.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -36,6 +37,7 @@ __all__ = [
     "KindMechanic",
     "KindOptionError",
     "MoveLimitError",
+    "as_cards",
     "build_kind",
     "count_subsets",
     "kind_text",
@@ -64,6 +66,16 @@ ENUM_BUDGET = 4096
 # A table not made from the last one by a placement or a capture is enumerated at once from this many cards;
 # a smaller one only when it is asked for again (see SumKind._groups).
 ENUM_BUILD_FROM = 8
+
+
+def as_cards(mask: int) -> Capture:
+    """The cards of a bit mask over the deck (bit ``c`` for card ``c``), ascending: a capture."""
+    taken = []
+    while mask:
+        low = mask & -mask
+        taken.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(taken)
 
 
 class KindOptionError(PigliaError):
@@ -215,6 +227,13 @@ class KindMechanic(Mechanic):
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """Every capture this kind allows (see :class:`CaptureKind`)."""
+        raise NotImplementedError
+
+    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
+        """Every capture :meth:`captures` lists, as a bit mask over the deck (bit ``c`` for card ``c``), in no
+        order: random play counts them and builds only the one it draws (:meth:`CaptureRules.pick
+        <piglia.variant.CaptureRules.pick>`). Optional: a kind whose class defines ``captures`` but not this
+        (a plugin's, a subclass that searches otherwise) is counted through :meth:`captures`."""
         raise NotImplementedError
 
     def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
@@ -408,6 +427,12 @@ class MatchKind(KindMechanic):
         if len(found) > 1:
             found.sort()
         return list(zip(found))  # one-card captures: (c,) each
+
+    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
+        hits = self._hit_of[played]
+        if hits is None:
+            return frozenset()
+        return {1 << c for c in filter(hits, table)}
 
 
 @register_mechanic
@@ -753,3 +778,13 @@ class AllKind(KindMechanic):
         ok = self._takes_ok[played]
         taken = tuple(sorted(c for c in table if ok[c]))
         return [taken] if taken else []
+
+    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
+        if not self._played_ok[played]:
+            return frozenset()
+        ok = self._takes_ok[played]
+        mask = 0
+        for c in table:
+            if ok[c]:
+                mask |= 1 << c
+        return {mask} if mask else frozenset()

@@ -26,12 +26,13 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
 from piglia.errors import PigliaError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import Capture, KindInputs, KindMechanic
+from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, as_cards
 
 __all__ = ["DEFAULT_LIMIT", "SetsKind", "group_masks", "sum_groups"]
 
@@ -155,6 +156,41 @@ def unions(groups: Sequence[int], limit: int) -> set[int] | None:
     return seen
 
 
+_NONE: frozenset[int] = frozenset()
+
+
+class _Table:
+    """One table as a filter row of the kind sees it: the table (a copy, to know it again), the cards the row
+    may take as a bit mask over the deck and, with sums, every group of them with a total up to the row's
+    largest value, as (total, bit mask) pairs (the empty group too), and the totals they reach as the bits of
+    one integer: one listing serves every card of the hand and every value of a card, and the next table's is
+    made from it."""
+
+    __slots__ = ("mask", "pairs", "reach", "table")
+
+    def __init__(self, table: list[int], mask: int, pairs: list[tuple[int, int]], reach: int) -> None:
+        self.table = table
+        self.mask = mask
+        self.pairs = pairs
+        self.reach = reach
+
+
+def _grown(
+    pairs: list[tuple[int, int]], reach: int, card: int, values: tuple[int, ...], top: int
+) -> tuple[list[tuple[int, int]], int]:
+    """The groups ``pairs`` (of some cards, totals up to ``top``, reaching the totals ``reach``) with the
+    groups holding ``card`` added: each value of the card joins the groups listed before it (so a group holds
+    it once)."""
+    bit = 1 << card
+    grown, grown_reach = pairs, reach
+    for a in values:
+        most = top - a
+        if most >= 0:
+            grown = grown + [(t + a, m | bit) for t, m in pairs if t <= most]
+            grown_reach |= (reach & ((2 << most) - 1)) << a  # the totals up to most, each a more
+    return grown, grown_reach
+
+
 @register_mechanic
 class SetsKind(KindMechanic):
     """Take any number of disjoint sets in one play (see the module docstring)."""
@@ -214,32 +250,105 @@ class SetsKind(KindMechanic):
         self._rank_of = deck.rank_of if self.by == "rank" else None
         self._played_ok = inp.played_ok
         self._takes_ok = inp.takes_ok
-        # Played cards with the same filter row see a table alike: its cards, their values and the totals they
-        # reach are worked out once per table for all of them (the last table is remembered).
+        n = len(deck.values_of)
+        # One value per play: with alternatives, the captures of each value, merged. By rank without sums, the
+        # value does not matter (single cards of the rank only).
+        self._targets = tuple(
+            tuple(deck.values_of[p]) if (self.sums or self._rank_of is None) else (0,) for p in range(n)
+        )
+        self._alternatives = any(len(v) > 1 for v in deck.values_of)
+        # Played cards with the same filter row see a table alike: what the row may take of it, and its groups,
+        # are worked out once per table for all of them (the row's last table is remembered).
         rows: dict[tuple[bool, ...], int] = {}
         self._row = tuple(rows.setdefault(row, len(rows)) for row in inp.takes_ok)
-        self._last: tuple[tuple[int, tuple[int, ...]], tuple[list[int], int, list[int]]] | None = None
+        # Per row, each card's bit when the row may take it (else 0), as a list's fast __getitem__: a table's
+        # mask is one sum(map(...)) in C.
+        self._bit_of: list[Callable[[int], int]] = [lambda c: 0] * len(rows)
+        for p, row in enumerate(inp.takes_ok):
+            self._bit_of[self._row[p]] = [1 << c if ok else 0 for c, ok in enumerate(row)].__getitem__
+        # Per row, the largest value a played card of the row takes with: a table's groups are listed by total
+        # up to it, once per table for every played card.
+        self._top = [0] * len(rows)
+        for p in range(n):
+            if inp.played_ok[p]:
+                r = self._row[p]
+                self._top[r] = max([self._top[r], *(t for t in self._targets[p] if t > 0)])
+        self._tables: list[_Table | None] = [None] * len(rows)
+        # Single cards only (by rank, or without sums): per played card, which table cards are a set by
+        # themselves for each value it takes with, as a list's __getitem__ (the filter folded in).
+        self._singles: tuple[tuple[Callable[[int], bool], ...], ...] = tuple(
+            tuple(
+                [
+                    inp.takes_ok[p][c]
+                    and (
+                        self._rank_of[c] == self._rank_of[p]
+                        if self._rank_of is not None
+                        else value in deck.values_of[c]
+                    )
+                    for c in range(n)
+                ].__getitem__
+                for value in self._targets[p]
+            )
+            if inp.played_ok[p]
+            else ()
+            for p in range(n)
+        )
+        # The common case, a set by value with sums: read straight off the table's groups by total.
+        self._by_sums = self.sums and self._rank_of is None
+        # By value, a played card takes nothing unless the table reaches one of its values above 0 (one card or a
+        # group); checked apart only where its values are not all read off the groups (no sums, a value of 0).
+        self._gated = tuple(
+            self._rank_of is None and not (self.sums and all(t > 0 for t in self._targets[p])) for p in range(n)
+        )
+        # Per played card: None when it may not use the kind, else its filter row and, in the common case (by
+        # value, with sums, one value above 0), the bit of its value and the value (else 0 and 0: _masks).
+        self._plan: tuple[tuple[int, int, int] | None, ...] = tuple(
+            (
+                (self._row[p], 1 << self._targets[p][0], self._targets[p][0])
+                if self._by_sums and len(self._targets[p]) == 1 and self._targets[p][0] > 0
+                else (self._row[p], 0, 0)
+            )
+            if inp.played_ok[p]
+            else None
+            for p in range(n)
+        )
+        # A capture as a bit mask over the deck (bit c for card c) and as cards ascending: masks recur across
+        # tables, so each is turned into a tuple once (bounded: cleared when it grows past 2 ** 16 entries).
+        self._cards_of: dict[int, Capture] = {}
 
-    def _view(self, played: int, table: Sequence[int]) -> tuple[list[int], int, list[int]]:
-        """The table as ``played``'s filter sees it: its cards ascending, the totals their groups reach (as bits;
-        without sums, the values of single cards), the search's suffix bounds."""
-        key = (self._row[played], tuple(table))
-        last = self._last
-        if last is not None and last[0] == key:
-            return last[1]
-        ok = self._takes_ok[played]
-        cards = sorted([c for c in table if ok[c]])  # ascending: a mask's bits, low to high, list its cards in order
-        positive = [self._positive_of[c] for c in cards]
-        if self.sums:
-            reach = _reach(positive)
-        else:
-            reach = 1
-            for vs in positive:
-                for a in vs:
-                    reach |= 1 << a
-        view = (cards, reach, _suffix(positive))
-        self._last = (key, view)
-        return view
+    def _table(self, row: int, table: Sequence[int]) -> _Table:
+        """The table as filter ``row`` sees it (:class:`_Table`), made from the row's last one when the table
+        is that one with a card placed (the groups with the card added) or some taken (the groups holding them
+        dropped), else card by card."""
+        mask = sum(map(self._bit_of[row], table))
+        last = self._tables[row]
+        pairs: list[tuple[int, int]] | None = None
+        reach = 1
+        if not self.sums:
+            pairs = []
+        elif last is not None:
+            added, removed = mask & ~last.mask, last.mask & ~mask
+            if not added:
+                if removed:
+                    pairs = [p for p in last.pairs if not p[1] & removed]
+                    for t, _ in pairs:
+                        reach |= 1 << t
+                else:
+                    pairs, reach = last.pairs, last.reach
+            elif not removed and not added & (added - 1):
+                card = added.bit_length() - 1
+                pairs, reach = _grown(last.pairs, last.reach, card, self._positive_of[card], self._top[row])
+        if pairs is None:
+            pairs = [(0, 0)]
+            top = self._top[row]
+            rest = mask
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                card = low.bit_length() - 1
+                pairs, reach = _grown(pairs, reach, card, self._positive_of[card], top)
+        seen = self._tables[row] = _Table(list(table), mask, pairs, reach)
+        return seen
 
     def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
         # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
@@ -256,55 +365,140 @@ class SetsKind(KindMechanic):
         ]
         return played, table
 
-    def _masks(self, played: int, table: Sequence[int]) -> tuple[list[int], set[int]]:
-        """The table cards this kind may take (their order is the masks' bit order) and every capture as a mask."""
-        if not self._played_ok[played]:
-            return [], set()
-        cards, reach, suffix = self._view(played, table)
-        if not cards:
-            return cards, set()
-        # One value per play: with alternatives, the captures of each value, merged (a capture reachable
-        # with two values is listed once). By rank, the value does not matter for single cards.
-        targets = self._values_of[played] if (self.sums or self._rank_of is None) else (0,)
-        # Most tables hold no set of the played card's value: which totals the table's cards reach (one card or
-        # several) is one integer's bits, worked out once per table (_view).
-        if self._rank_of is None and not any((reach >> t) & 1 for t in targets if t > 0):
-            return cards, set()
-        prepared = (reach, suffix) if self.sums else None
-        found: set[int] = set()
-        for value in targets:
-            groups = group_masks(
-                played,
-                cards,
-                value,
-                values_of=self._values_of,
-                rank_of=self._rank_of,
-                sums=self.sums,
-                positive_of=self._positive_of,
-                prepared=prepared,
-            )
-            if not groups:
-                continue
-            if self.rule == "all_singles":
-                singles = 0
-                for g in groups:
-                    if not g & (g - 1):  # one bit: a single card
-                        singles |= g
-                groups = [g for g in groups if g & (g - 1) and not g & singles]
-            reached = unions(groups, self.limit)
-            if reached is None:
-                raise self._too_many(played, table)
-            if self.rule == "all_singles":
-                reached = {u | singles for u in reached}
-                if singles:
-                    reached.add(singles)
-            elif self.rule == "maximal":
-                # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
-                reached = {u for u in reached if all(g & u for g in groups)}
-            found |= reached
+    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
+        """Every capture of ``played`` on ``table`` as a bit mask over the deck (bit ``c`` for card ``c``), each
+        once, in no order: what :meth:`captures` lists, without building a tuple (random play counts them and
+        builds only the one it draws). Raises :class:`PigliaError` beyond ``limit``."""
+        plan = self._plan[played]
+        if plan is None:
+            return _NONE
+        row, wants, value = plan
+        seen = self._tables[row]
+        if seen is None or seen.table != table:  # a list compared in C: a turn asks for every card of the hand
+            seen = self._table(row, table)
+        if not wants:  # by rank, without sums, several values or a value of 0: the general case
+            return self._masks(played, table, seen)
+        # Most tables hold no set of the value: the totals the table's groups reach are one integer's bits.
+        if not seen.reach & wants:
+            return _NONE
+        groups = [m for t, m in seen.pairs if t == value]
+        if len(groups) == 1:
+            return {groups[0]}
+        if self._alternatives:
+            groups = list(set(groups))  # a group reaching the value with two choices of values: once
+        return self._unions(groups, played, table)
+
+    def _masks(self, played: int, table: Sequence[int], seen: _Table) -> AbstractSet[int]:
+        """:meth:`masks` in general: each value of the played card in turn, and sets by rank or of single cards."""
+        if self._gated[played] and not self._reaches(played, table):
+            return _NONE
+        found: AbstractSet[int] = _NONE
+        for i, value in enumerate(self._targets[played]):
+            if self._by_sums and value > 0:
+                if not (seen.reach >> value) & 1:
+                    continue
+                groups = [m for t, m in seen.pairs if t == value]
+                if self._alternatives and len(groups) > 1:
+                    groups = list(set(groups))
+            else:
+                groups = self._groups(played, i, value, seen, table)
+                if not groups:
+                    continue
+            reached = {groups[0]} if len(groups) == 1 else self._unions(groups, played, table)
+            found = found | reached if found else reached  # a capture reachable with two values is listed once
             if len(found) > self.limit:
                 raise self._too_many(played, table)
-        return cards, found
+        return found
+
+    def _reaches(self, played: int, table: Sequence[int]) -> bool:
+        """Whether the table cards ``played`` may take reach one of its values above 0: with sums, as one card or
+        a group (each card counting one of its values); without, as one card."""
+        ok = self._takes_ok[played]
+        positive = [self._positive_of[c] for c in table if ok[c]]
+        if self.sums:
+            reach = _reach(positive)
+        else:
+            reach = 0
+            for vs in positive:
+                for a in vs:
+                    reach |= 1 << a
+        return any((reach >> t) & 1 for t in self._targets[played] if t > 0)
+
+    def _groups(self, played: int, i: int, value: int, seen: _Table, table: Sequence[int]) -> list[int]:
+        """The sets of ``played`` counting its ``i``-th value, ``value``, outside the common case (by rank, without
+        sums, or a value of 0 or less), as bit masks over the deck: its single cards (of the rank, or of the
+        value), and with sums the groups of two or more cards adding up to the value."""
+        singles = list(map((1).__lshift__, filter(self._singles[played][i], table)))
+        if not (self.sums and value > 0 and (seen.reach >> value) & 1):
+            return singles
+        groups = [g for t, g in seen.pairs if t == value and g & (g - 1)]
+        if self._alternatives and len(groups) > 1:
+            groups = list(set(groups))
+        return singles + groups
+
+    def _unions(self, groups: list[int], played: int, table: Sequence[int]) -> AbstractSet[int]:
+        """The captures the rule allows from two or more sets (bit masks), each once."""
+        rule = self.rule
+        if rule == "all_singles":
+            singles = 0
+            for g in groups:
+                if not g & (g - 1):  # one bit: a single card
+                    singles |= g
+            rest = [g for g in groups if g & (g - 1) and not g & singles]
+            if not rest:
+                return {singles}
+            reached = self._union_set(rest, played, table)
+            if singles:
+                reached = {u | singles for u in reached}
+                reached.add(singles)
+                if len(reached) > self.limit:
+                    raise self._too_many(played, table)
+            return reached
+        every = 0
+        for g in groups:
+            if every & g:
+                break
+            every |= g
+        else:  # no two sets share a card: every union of them is a capture, each a different one
+            if (1 << len(groups)) - 1 > self.limit:
+                raise self._too_many(played, table)
+            if rule == "maximal":
+                return {every}  # nothing stays that a set could take: only all of them
+            out = [0]
+            for g in groups:
+                out += list(map(g.__or__, out))
+            reached = set(out)
+            reached.discard(0)
+            return reached
+        found = unions(groups, self.limit)
+        if found is None:
+            raise self._too_many(played, table)
+        if rule == "maximal":
+            # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
+            return {u for u in found if all(g & u for g in groups)}
+        return found
+
+    def _union_set(self, groups: list[int], played: int, table: Sequence[int]) -> set[int]:
+        """Every non-empty union of disjoint ``groups`` (bit masks), each once (:func:`unions`, with a shortcut for
+        sets that share no card: every subset of them is a union, built by doubling)."""
+        every = 0
+        for g in groups:
+            if every & g:
+                break
+            every |= g
+        else:
+            if (1 << len(groups)) - 1 > self.limit:
+                raise self._too_many(played, table)
+            out = [0]
+            for g in groups:
+                out += list(map(g.__or__, out))
+            reached = set(out)
+            reached.discard(0)
+            return reached
+        found = unions(groups, self.limit)
+        if found is None:
+            raise self._too_many(played, table)
+        return found
 
     def _too_many(self, played: int, table: Sequence[int]) -> PigliaError:
         deck = self.inputs.deck
@@ -328,19 +522,24 @@ class SetsKind(KindMechanic):
     def count(self, played: int, table: Sequence[int]) -> int:
         """How many captures this kind allows ``played`` on ``table`` (what :meth:`captures` would list),
         counted without building them; raises :class:`PigliaError` beyond ``limit``."""
-        return len(self._masks(played, table)[1])
+        return len(self.masks(played, table))
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        cards, found = self._masks(played, table)
+        found = self.masks(played, table)
+        if not found:
+            return []
+        cards_of = self._cards_of
         out: list[Capture] = []
         for mask in found:
-            taken = []
-            while mask:
-                low = mask & -mask
-                taken.append(cards[low.bit_length() - 1])
-                mask ^= low
-            out.append(tuple(taken))  # ascending: the cards are
-        out.sort()
+            taken = cards_of.get(mask)
+            if taken is None:
+                taken = as_cards(mask)
+                if len(cards_of) > 1 << 16:
+                    cards_of.clear()
+                cards_of[mask] = taken
+            out.append(taken)
+        if len(out) > 1:
+            out.sort()
         return out
 
     def phrase(self, page: Page) -> str:
