@@ -191,6 +191,16 @@ def _grown(
     return grown, grown_reach
 
 
+def _disjoint_union(groups: Sequence[int]) -> int | None:
+    """The union of ``groups`` (bit masks) when no two of them share a card, else None."""
+    every = 0
+    for g in groups:
+        if every & g:
+            return None
+        every |= g
+    return every
+
+
 @register_mechanic
 class SetsKind(KindMechanic):
     """Take any number of disjoint sets in one play (see the module docstring)."""
@@ -454,39 +464,20 @@ class SetsKind(KindMechanic):
                 if len(reached) > self.limit:
                     raise self._too_many(played, table)
             return reached
-        every = 0
-        for g in groups:
-            if every & g:
-                break
-            every |= g
-        else:  # no two sets share a card: every union of them is a capture, each a different one
-            if (1 << len(groups)) - 1 > self.limit:
-                raise self._too_many(played, table)
-            if rule == "maximal":
-                return {every}  # nothing stays that a set could take: only all of them
-            out = [0]
-            for g in groups:
-                out += list(map(g.__or__, out))
-            reached = set(out)
-            reached.discard(0)
-            return reached
-        found = unions(groups, self.limit)
-        if found is None:
-            raise self._too_many(played, table)
         if rule == "maximal":
+            every = _disjoint_union(groups)
+            if every is not None:  # no two sets share a card: only all of them leave nothing a set could take
+                if (1 << len(groups)) - 1 > self.limit:  # the unions there are, as the listing counts them
+                    raise self._too_many(played, table)
+                return {every}
             # maximal: nothing more can be taken from what stays, i.e. every set meets the capture
-            return {u for u in found if all(g & u for g in groups)}
-        return found
+            return {u for u in self._union_set(groups, played, table) if all(g & u for g in groups)}
+        return self._union_set(groups, played, table)
 
     def _union_set(self, groups: list[int], played: int, table: Sequence[int]) -> set[int]:
         """Every non-empty union of disjoint ``groups`` (bit masks), each once (:func:`unions`, with a shortcut for
         sets that share no card: every subset of them is a union, built by doubling)."""
-        every = 0
-        for g in groups:
-            if every & g:
-                break
-            every |= g
-        else:
+        if _disjoint_union(groups) is not None:
             if (1 << len(groups)) - 1 > self.limit:
                 raise self._too_many(played, table)
             out = [0]
