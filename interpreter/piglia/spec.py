@@ -413,8 +413,7 @@ def _engine_files(_generation: int) -> str | None:
             with os.scandir(folders.pop()) as found:
                 for entry in sorted(found, key=lambda e: e.name):
                     if entry.name.endswith(".py"):
-                        st = entry.stat()
-                        parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+                        parts.append(_source_stamp(entry.path))
                     elif entry.name != "__pycache__" and entry.is_dir():
                         folders.append(entry.path)
         for family in FAMILIES:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
@@ -28,6 +28,7 @@ __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "
 Expr = Callable[[Any], Any]
 RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
 Masks = Callable[[int, Sequence[int]], AbstractSet[int]]  # (played, table) -> captures as bit masks over the deck
+_Found = TypeVar("_Found", list[Capture], AbstractSet[int])  # what a search answers per card
 
 
 @dataclass(frozen=True)
@@ -62,22 +63,7 @@ class CaptureRules:
         counters = self.counters
         assert counters is not None
         memo = self.table
-        # cards of one played class have the same captures (without a capture table, each card is its own class)
-        played_class: Sequence[int] = memo.played_class if memo is not None else range(max(hand) + 1 if hand else 0)
-        seen: dict[int, AbstractSet[int]] = {}
-        out: list[AbstractSet[int]] = []
-        for card in hand:
-            pc = played_class[card]
-            found = seen.get(pc)
-            if found is None:
-                found = _NO_MASKS
-                for count in counters:
-                    found = count(card, table)
-                    if found:
-                        break
-                seen[pc] = found
-            out.append(found)
-        return out
+        return _first_per_class(hand, table, counters, memo.played_class if memo is not None else None, frozenset)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
@@ -93,6 +79,8 @@ class CaptureRules:
         memo = self.table
         if memo is not None and table:
             return memo.hand_captures(hand, table) if memo.on else memo.turn_captures(hand, table)
+        # No class to share answers by (and on an empty table, the commonest case here, the searches are cheap):
+        # each card searched straight, without the bookkeeping of _first_per_class.
         finders = self.finders
         out: list[list[Capture]] = []
         for card in hand:
@@ -321,18 +309,34 @@ class CaptureTable:
                     caps = seen[pc] = find(card, table)
                 out.append(caps)
             return out
-        for card in hand:
-            pc = played_class[card]
-            caps = seen.get(pc)
-            if caps is None:  # else another card of the class: the very same captures (one list, shared)
-                caps = []
-                for find in finders:  # the plain search, inlined: this is the innermost loop of a simulation
-                    caps = find(card, table)
-                    if caps:
-                        break
-                seen[pc] = caps
-            out.append(caps)
-        return out
+        return _first_per_class(hand, table, finders, played_class, list)
+
+
+def _first_per_class(
+    hand: Sequence[int],
+    table: Sequence[int],
+    searches: Sequence[Callable[[int, Sequence[int]], _Found]],
+    played_class: Sequence[int] | None,
+    empty: Callable[[], _Found],
+) -> list[_Found]:
+    """For each card of ``hand``, the first non-empty answer of ``searches`` (one per priority tier) on ``table``,
+    else ``empty()``. Cards of one played class (``played_class``; None: every card its own) are searched once and
+    share the answer. The innermost loop of a simulation: the searches are called here, not through another call."""
+    seen: dict[int, _Found] = {}
+    out: list[_Found] = []
+    for card in hand:
+        pc = card if played_class is None else played_class[card]
+        found = seen.get(pc)
+        if found is None:
+            for search in searches:
+                found = search(card, table)
+                if found:
+                    break
+            if found is None:  # no tier at all
+                found = empty()
+            seen[pc] = found
+        out.append(found)
+    return out
 
 
 def _as_cards(found: tuple[tuple[int, ...], ...], canon: Sequence[int]) -> list[Capture]:
