@@ -43,6 +43,7 @@ __all__ = ["Game", "RawMove", "SeatView", "State"]
 
 Event = dict[str, Any]  # a record event as its JSON object (the engine logs typed values: piglia.events)
 Score = tuple[str, int | None, int]  # (bonus or award name, team or None for nobody, points)
+MOVES_KEPT = 1 << 14  # Move objects a Game keeps for legal_moves (a few MB at most)
 
 
 class Game:
@@ -80,6 +81,9 @@ class Game:
         self.plain_plays = not (
             self.has_builds or self.declares or self.has_instant_win or self.reads_kind or self.deal_rules.face_down
         )
+        # The Move of each raw move listed so far (moves are immutable values: one object serves every position
+        # that has the move). Listing the moves then builds only the moves not met before.
+        self.moves_made: dict[RawMove, Move] = {}
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (without ``auto_deal``: in the DEAL phase)."""
@@ -407,7 +411,16 @@ class State:
                 else make(cards[r[0]], tuple(map(card_of, r[1])))
                 for r in self.raw_moves()
             ]
-        return [make(cards[c], tuple(map(card_of, cap))) for c, cap in self.raw_moves()]
+        made = self.game.moves_made
+        raws = self.raw_moves()
+        moves = list(map(made.get, raws))
+        for i, move in enumerate(moves):
+            if move is None:
+                c, cap = raw = raws[i]
+                moves[i] = made[raw] = make(cards[c], tuple(map(card_of, cap)))
+        if len(made) > MOVES_KEPT:  # bounded: forget them all, the common ones come back at once
+            made.clear()
+        return moves  # type: ignore[return-value]  # every None was replaced
 
     def apply(self, move: Move) -> State:
         """The position after ``move`` (a new state); raises :class:`IllegalMoveError` if the rules forbid it."""

@@ -344,7 +344,8 @@ def _as_cards(found: tuple[tuple[int, ...], ...], canon: Sequence[int]) -> list[
     ascending."""
     if len(found) == 1 and len(found[0]) == 1:
         return [(canon[found[0][0]],)]
-    return sorted([tuple(sorted([canon[i] for i in pos])) for pos in found])
+    card_at = canon.__getitem__
+    return sorted([tuple(sorted(map(card_at, pos))) for pos in found])
 
 
 def plain_search(tiers: tuple[tuple[CaptureKind, ...], ...]) -> Callable[[int, Sequence[int]], list[Capture]]:

@@ -1,0 +1,64 @@
+"""``State.legal_moves``: the public moves are exactly :meth:`State.raw_moves` as :class:`Move` values, in order,
+whether the Game already holds a Move for a raw move or builds it now (``Game.moves_made``, bounded)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import piglia
+from piglia import state as state_module
+from piglia.moves import BuildRaw, Move
+from piglia.state import Game, State
+
+
+def built(state: State) -> list[Move]:
+    """The moves of ``state`` built one by one through Move's own constructors (the reference)."""
+    cards = state.game.variant.deck.cards
+    out = []
+    for raw in state.raw_moves():
+        if isinstance(raw, BuildRaw):
+            out.append(Move.build(cards[raw[0]], tuple(cards[c] for c in raw.onto), raw.value))
+        else:
+            out.append(Move(cards[raw[0]], tuple(cards[c] for c in raw[1])))
+    return out
+
+
+@pytest.mark.parametrize("name", ["scopa", "cicera", "cassino", "pisti", "escoba"])
+def test_legal_moves_are_the_raw_moves_as_moves(name: str) -> None:
+    game = Game(piglia.load_variant(name))
+    rng = random.Random(7)
+    for seed in range(3):
+        state = game.new_match(seed, log=False)
+        while not state.over:
+            moves = state.legal_moves()
+            assert moves == built(state)
+            assert [m.raw for m in moves] == state.raw_moves()
+            if rng.random() < 0.1:
+                game.moves_made.clear()  # built afresh next time: the same moves
+            state.push(moves[rng.randrange(len(moves))])
+
+
+def test_one_move_object_serves_every_position_that_has_it() -> None:
+    game = Game(piglia.load_variant("scopa"))
+    first = game.position(hands=[["7d", "Rs"], ["3b"]], table=["Ab"], stock=["6d", "6c"], to_move=0, log=False)
+    second = game.position(hands=[["7d", "Cs"], ["4b"]], table=["2c"], stock=["6d", "6c"], to_move=0, log=False)
+    (seven,) = [m for m in first.legal_moves() if str(m) == "7d"]
+    (again,) = [m for m in second.legal_moves() if str(m) == "7d"]
+    assert again is seven
+
+
+def test_the_moves_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(state_module, "MOVES_KEPT", 8)
+    game = Game(piglia.load_variant("scopa"))
+    state = game.new_match(3, log=False)
+    rng = random.Random(3)
+    most = 0
+    while not state.over:
+        moves = state.legal_moves()
+        assert moves == built(state)
+        most = max(most, len(game.moves_made))
+        state.push(moves[rng.randrange(len(moves))])
+    # at most the bound plus the moves of one listing (kept until the next listing finds the bound passed)
+    assert most <= 8 + 12
