@@ -9,6 +9,10 @@ by the deals of the measured matches. Trees are given as folders holding ``inter
     git archive main | tar -x -C /tmp/before
     python benchmarks/instructions.py /tmp/before . --variant scopa --matches 30 --warm 60
     python benchmarks/instructions.py /tmp/before . --variant cicera --matches 6 --warm 20
+    python benchmarks/instructions.py /tmp/before . --variant cicera --matches 3 --warm 3 --api   # per move
+
+``--api`` plays random moves through the public API instead (``legal_moves``, then ``push``, as ``piglia
+tournament``, the web table and the RL environments do) and gives the instructions a move.
 
 Needs valgrind (Debian: ``apt-get install valgrind``).
 """
@@ -40,11 +44,34 @@ for seed, n in ((2, warm), (1, count)):
 print("deals", summary.deals)
 """
 
+# --api: random moves through the public API (legal_moves, then push), as piglia tournament, the web table and the
+# RL environments play them; the figure is per move.
+API_CHILD = """
+import random
+import sys
+import piglia
+from piglia.simulate import match_seed
+from piglia.state import Game
+name, players, count, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+game = Game(piglia.load_variant(name), players or None)
+rng = random.Random(1)
+moves = 0
+for seed, n in ((2, warm), (1, count)):
+    moves = 0
+    for k in range(n):
+        state = game.new_match(match_seed(seed, k), log=False)
+        while not state.over:
+            legal = state.legal_moves()
+            state.push(legal[rng.randrange(len(legal))])
+            moves += 1
+print("deals", moves)
+"""
 
-def count(tree: Path, variant: str, players: int, matches: int, warm: int) -> tuple[int, int]:
-    """(instructions, deals) of one cachegrind run of ``tree``."""
+
+def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: bool = False) -> tuple[int, int]:
+    """(instructions, deals) of one cachegrind run of ``tree`` (with ``api``: moves, not deals)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(CHILD)
+        f.write(API_CHILD if api else CHILD)
     try:
         # No disk cache (a tree that has one would load faster in whichever run comes second, and the loading
         # would not cancel out): both runs load the rule file the same way.
@@ -65,17 +92,19 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=0, help="player count (default: the variant's)")
     parser.add_argument("--matches", type=int, default=30)
     parser.add_argument("--warm", type=int, default=60)
+    parser.add_argument("--api", action="store_true", help="per move through legal_moves and push, not per deal")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     first: float | None = None
     for tree in args.trees:
-        refs, deals = count(tree, args.variant, args.players, args.matches, args.warm)
-        base, _ = count(tree, args.variant, args.players, 0, args.warm)
+        refs, deals = count(tree, args.variant, args.players, args.matches, args.warm, args.api)
+        base, _ = count(tree, args.variant, args.players, 0, args.warm, args.api)
         per_deal = (refs - base) / deals
         ratio = "" if first is None else f"  ({first / per_deal:.2f}x fewer than the first tree)"
         first = per_deal if first is None else first
-        print(f"{args.variant} {tree}: {per_deal:,.0f} instructions a deal over {deals} deals{ratio}")
+        unit = "move" if args.api else "deal"
+        print(f"{args.variant} {tree}: {per_deal:,.0f} instructions a {unit} over {deals} {unit}s{ratio}")
 
 
 if __name__ == "__main__":

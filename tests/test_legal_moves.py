@@ -10,6 +10,7 @@ import pytest
 import piglia
 from piglia import state as state_module
 from piglia.moves import BuildRaw, Move
+from piglia.spec import builtin_names
 from piglia.state import Game, State
 
 
@@ -62,3 +63,27 @@ def test_the_moves_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         state.push(moves[rng.randrange(len(moves))])
     # at most the bound plus the moves of one listing (kept until the next listing finds the bound passed)
     assert most <= 8 + 12
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_is_legal_is_membership_in_the_raw_moves(name: str) -> None:
+    """push checks a move by asking about its card alone (State.is_legal): the same answer as looking it up in
+    the whole list, for every listed move and for moves made up from the hand, the table and other cards."""
+    game = Game(piglia.load_variant(name))
+    rng = random.Random(11)
+    for seed in range(2):
+        state = game.new_match(seed, log=False)
+        turns = 0
+        while not state.over and turns < 60:
+            raws = state.raw_moves()
+            listed = set(raws)
+            for raw in raws:
+                assert state.is_legal(raw), raw
+            hand, table = state.hands[state.to_move], state.table
+            others = [c for c in range(len(game.variant.deck)) if c not in hand]
+            for _ in range(12):
+                card = rng.choice(hand if rng.random() < 0.8 or not others else others)
+                taken = tuple(sorted(rng.sample(table, rng.randint(0, min(3, len(table))))))
+                assert state.is_legal((card, taken)) == ((card, taken) in listed), (card, taken)
+            state.push_raw(raws[rng.randrange(len(raws))])
+            turns += 1

@@ -388,6 +388,22 @@ class State:
                 out.append((card, ()))
         return out
 
+    def is_legal(self, raw: RawMove) -> bool:
+        """Whether ``raw`` is one of :meth:`raw_moves`, found by asking only about its own card: the captures of
+        that card, not of the whole hand (what :meth:`push` checks before every move)."""
+        if self.over or self._deal_pending:
+            return False
+        if self.game.has_builds or isinstance(raw, BuildRaw):  # a build's legality reads the whole hand
+            return raw in self.raw_moves()
+        card, captured = raw
+        if card not in self.hands[self.to_move]:
+            return False
+        capture = self.game.variant.capture
+        (caps,) = capture.hand_captures((card,), self.table)
+        if captured:
+            return tuple(captured) in caps
+        return not caps or not capture.mandatory
+
     def pick_raw(self, draw: Callable[[int], int]) -> tuple[int, RawMove]:
         """The number ``n`` of legal moves, and the move at index ``draw(n)`` of :meth:`raw_moves` (``draw`` is not
         called when there is one move): random play, without building the moves it does not play."""
@@ -431,7 +447,7 @@ class State:
     def push(self, move: Move) -> None:
         """Play ``move`` in place (checked); :meth:`pop` takes it back."""
         raw = move.raw
-        if raw not in self.raw_moves():
+        if not self.is_legal(raw):
             raise IllegalMoveError(self.why_illegal(raw))
         snapshot = self._snapshot()
         self.push_raw(raw)
