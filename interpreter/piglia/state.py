@@ -420,20 +420,17 @@ class State:
         cards = self.game.variant.deck.cards
         card_of = cards.__getitem__
         make = Move._sorted  # raw moves list captured cards in deck order already
-        if self.game.has_builds:
-            return [
-                Move.build(cards[r[0]], tuple(map(card_of, r.onto)), r.value)
-                if isinstance(r, BuildRaw)
-                else make(cards[r[0]], tuple(map(card_of, r[1])))
-                for r in self.raw_moves()
-            ]
         made = self.game.moves_made
         raws = self.raw_moves()
         moves = list(map(made.get, raws))
         for i, move in enumerate(moves):
             if move is None:
-                c, cap = raw = raws[i]
-                moves[i] = made[raw] = make(cards[c], tuple(map(card_of, cap)))
+                raw = raws[i]
+                if isinstance(raw, BuildRaw):  # a build raw equals and hashes only as a build (moves.py)
+                    move = Move.build(cards[raw[0]], tuple(map(card_of, raw.onto)), raw.value)
+                else:
+                    move = make(cards[raw[0]], tuple(map(card_of, raw[1])))
+                moves[i] = made[raw] = move
         if len(made) > MOVES_KEPT:  # bounded: forget them all, the common ones come back at once
             made.clear()
         return moves  # type: ignore[return-value]  # every None was replaced
