@@ -133,12 +133,17 @@ def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> No
             _own(doc, v, (*path, i), origin)
 
 
+def _format_path(path: Path) -> str:
+    """``path`` as the messages write it (the YAML reader's own phrasing, imported only when an error is told)."""
+    from piglia.yamlpos import format_path
+
+    return format_path(path)
+
+
 def _merge(base: Layered, doc: YamlDoc) -> Layered:
     """Deep-merge ``doc`` over ``base``: mappings merge, anything else replaces, null removes."""
     origin = dict(base.origin)
     removed = dict(base.removed)
-
-    from piglia.yamlpos import format_path
 
     def merge(into: dict[str, Any], over: dict[str, Any], path: Path) -> dict[str, Any]:
         out = dict(into)
@@ -149,7 +154,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
                     # a misspelt removal would otherwise pass silently and leave the inherited rule in play
                     raise doc.error(
                         sub,
-                        f"null removes an inherited key, but the variant it extends has no {format_path(sub)}"
+                        f"null removes an inherited key, but the variant it extends has no {_format_path(sub)}"
                         f"{did_you_mean(key, out)}",
                         key=True,
                     )
@@ -496,15 +501,10 @@ class _Unlocated:
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
         self.asked = True
-        from piglia.yamlpos import format_path
-
-        return SpecError(message, path=format_path(path))
+        return SpecError(message, path=_format_path(path))
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
-        self.asked = True
-        from piglia.yamlpos import format_path
-
-        return SpecError(message, path=format_path(path))
+        return self.at(path, message)
 
     def newest(self, *paths: Path) -> Path:
         return paths[0]
@@ -517,8 +517,6 @@ class _Reporter:
         self.layered = layered
 
     def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
-        from piglia.yamlpos import format_path
-
         layered, top = self.layered, self.layered.top
         if path not in layered.origin and layered.removed.get(path) is top:
             return layered.removed[path].error(path, message, key=True)  # at the `key: null` that removed it
@@ -531,14 +529,12 @@ class _Reporter:
             assert top is not None
             line, col = top.where(parent, key=True)
             fix = f"add `{path[-1]}: null` to remove the inherited {path[-1]} (from {written.file})"
-            return SpecError(f"{message}: {fix}", file=top.file, line=line, col=col, path=format_path(path))
+            return SpecError(f"{message}: {fix}", file=top.file, line=line, col=col, path=_format_path(path))
         return layered.error(path, message, key=key)
 
     def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
-        from piglia.yamlpos import format_path
-
         doc, line, col = self.layered.locate(path, offset)
-        return SpecError(message, file=doc.file, line=line, col=col, path=format_path(path))
+        return SpecError(message, file=doc.file, line=line, col=col, path=_format_path(path))
 
     def newest(self, *paths: Path) -> Path:
         top = self.layered.top

@@ -42,6 +42,7 @@ __all__ = [
     "count_subsets",
     "kind_text",
     "register_capture_kind",
+    "remember_cards",
 ]
 
 Capture = tuple[int, ...]  # table card indexes taken, ascending
@@ -76,6 +77,18 @@ def as_cards(mask: int) -> Capture:
         taken.append(low.bit_length() - 1)
         mask ^= low
     return tuple(taken)
+
+
+MASKS_REMEMBERED = 1 << 16  # masks a kind keeps the cards of (remember_cards), then forgets at once
+
+
+def remember_cards(cards_of: dict[int, Capture], mask: int) -> Capture:
+    """:func:`as_cards` of ``mask``, kept in ``cards_of`` for the next time (bounded: cleared past
+    MASKS_REMEMBERED masks). Callers look ``cards_of`` up first and call this on a miss."""
+    if len(cards_of) > MASKS_REMEMBERED:
+        cards_of.clear()
+    cards = cards_of[mask] = as_cards(mask)
+    return cards
 
 
 class KindOptionError(PigliaError):
@@ -722,16 +735,7 @@ class SumKind(KindMechanic):
             if cards is None:
                 if m == 0:
                     continue
-                bits = []
-                rest = m
-                while rest:
-                    low = rest & -rest
-                    bits.append(low.bit_length() - 1)
-                    rest ^= low
-                cards = tuple(bits)
-                if len(cards_of) > 1 << 16:
-                    cards_of.clear()
-                cards_of[m] = cards
+                cards = remember_cards(cards_of, m)
             if lo <= len(cards) <= hi:
                 found.append(cards)
         found.sort()

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from piglia.errors import PigliaError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, as_cards
+from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, remember_cards
 
 __all__ = ["DEFAULT_LIMIT", "SetsKind", "group_masks", "sum_groups"]
 
@@ -391,12 +391,18 @@ class SetsKind(KindMechanic):
         # Most tables hold no set of the value: the totals the table's groups reach are one integer's bits.
         if not seen.reach & wants:
             return _NONE
-        groups = [m for t, m in seen.pairs if t == value]
+        groups = self._sets_of(seen, value)
         if len(groups) == 1:
             return {groups[0]}
-        if self._alternatives:
-            groups = list(set(groups))  # a group reaching the value with two choices of values: once
         return self._unions(groups, played, table)
+
+    def _sets_of(self, seen: _Table, value: int) -> list[int]:
+        """The groups of the table ``seen`` adding up to ``value``, as bit masks, each once (with alternative
+        values a group may reach the value with two choices of them)."""
+        groups = [m for t, m in seen.pairs if t == value]
+        if self._alternatives and len(groups) > 1:
+            groups = list(set(groups))
+        return groups
 
     def _masks(self, played: int, table: Sequence[int], seen: _Table) -> AbstractSet[int]:
         """:meth:`masks` in general: each value of the played card in turn, and sets by rank or of single cards."""
@@ -407,9 +413,7 @@ class SetsKind(KindMechanic):
             if self._by_sums and value > 0:
                 if not (seen.reach >> value) & 1:
                     continue
-                groups = [m for t, m in seen.pairs if t == value]
-                if self._alternatives and len(groups) > 1:
-                    groups = list(set(groups))
+                groups = self._sets_of(seen, value)
             else:
                 groups = self._groups(played, i, value, seen, table)
                 if not groups:
@@ -441,10 +445,7 @@ class SetsKind(KindMechanic):
         singles = list(map((1).__lshift__, filter(self._singles[played][i], table)))
         if not (self.sums and value > 0 and (seen.reach >> value) & 1):
             return singles
-        groups = [g for t, g in seen.pairs if t == value and g & (g - 1)]
-        if self._alternatives and len(groups) > 1:
-            groups = list(set(groups))
-        return singles + groups
+        return singles + [g for g in self._sets_of(seen, value) if g & (g - 1)]
 
     def _unions(self, groups: list[int], played: int, table: Sequence[int]) -> AbstractSet[int]:
         """The captures the rule allows from two or more sets (bit masks), each once."""
@@ -524,10 +525,7 @@ class SetsKind(KindMechanic):
         for mask in found:
             taken = cards_of.get(mask)
             if taken is None:
-                taken = as_cards(mask)
-                if len(cards_of) > 1 << 16:
-                    cards_of.clear()
-                cards_of[mask] = taken
+                taken = remember_cards(cards_of, mask)
             out.append(taken)
         if len(out) > 1:
             out.sort()
