@@ -20,6 +20,7 @@ from piglia.mechanics.awards import Award
 from piglia.mechanics.bonuses import BonusTrigger
 from piglia.mechanics.builds import Builds
 from piglia.mechanics.capture import MAX_MOVES, Capture, CaptureKind, KindMechanic, MoveLimitError, as_cards
+from piglia.mechanics.conditions import TableEnv
 from piglia.mechanics.declarations import Declarations
 from piglia.mechanics.match import MatchRules
 
@@ -29,6 +30,7 @@ Expr = Callable[[Any], Any]
 RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
 Masks = Callable[[int, Sequence[int]], AbstractSet[int]]  # (played, table) -> captures as bit masks over the deck
 _Found = TypeVar("_Found", list[Capture], AbstractSet[int])  # what a search answers per card
+Guard = tuple[Sequence[bool], Callable[[Any], Any]]  # a kind's `when`: (its played-card filter, the condition)
 
 
 @dataclass(frozen=True)
@@ -170,15 +172,40 @@ class CaptureRules:
         return ""
 
 
-def _signatures(kind: CaptureKind) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
-    """A kind's signatures, trusted only from the class that also defines its ``captures`` (a subclass that
-    searches differently and does not say what it reads gets the plain search)."""
-    if not isinstance(kind, KindMechanic):
-        return None
+def _own_hook(kind: KindMechanic, hook: str) -> bool:
+    """Whether a kind's optional speed hook (``signatures``, ``masks``) is given by the class that also defines
+    its ``captures`` (a subclass that searches otherwise and says nothing gets the plain search)."""
     mro = type(kind).__mro__
     searcher = next(c for c in mro if "captures" in c.__dict__)
-    signer = next(c for c in mro if "signatures" in c.__dict__)
-    return kind.signatures() if searcher is signer else None
+    return next((c for c in mro if hook in c.__dict__), None) is searcher
+
+
+def _guard(kind: KindMechanic) -> Guard | None:
+    """The ``when`` condition a kind's ``captures`` was wrapped in on the kind itself (mechanics/conditions.py),
+    as (the kind's played-card filter, the condition); None when it was not wrapped."""
+    if "captures" not in vars(kind):
+        return None
+    when = kind.inputs.exprs.get("when")
+    if not isinstance(when, Compiled):  # wrapped some other way: what it reads is unknown
+        raise _Unknown
+    return kind.inputs.played_ok, when.fn
+
+
+class _Unknown(Exception):
+    """A kind's captures were wrapped in something other than its ``when``: no hook can speak for them."""
+
+
+def _signatures(kind: CaptureKind) -> tuple[Sequence[Hashable], Sequence[Hashable]] | None:
+    """A kind's signatures, when they speak for its captures (:func:`_own_hook`). A ``when`` reads the table in
+    ways they do not say: the capture table keys its answers by the condition's outcome too (:class:`CaptureTable`),
+    so they still hold for the kind behind it."""
+    if not isinstance(kind, KindMechanic) or not _own_hook(kind, "signatures"):
+        return None
+    try:
+        _guard(kind)
+    except _Unknown:
+        return None
+    return kind.signatures()
 
 
 class CaptureTable:
@@ -203,6 +230,7 @@ class CaptureTable:
         weight: tuple[int, ...],
         plain: Callable[[int, Sequence[int]], list[Capture]],
         finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = (),
+        guards: tuple[Guard, ...] = (),
     ) -> None:
         self.played_class = played_class
         self.table_class = table_class
@@ -216,6 +244,10 @@ class CaptureTable:
         self.plain = plain
         self.finders = finders
         self.played_classes = max(played_class) + 1
+        # The kinds' `when` conditions: each one's outcome for the played card and the table is part of the key
+        # (above every class-count key: one step past the largest), since a condition may read what no class says.
+        self.guards = guards
+        self.guard_step = (sum(weight) + 1) * self.played_classes
         self.memo: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.on = True
         self.hits = 0
@@ -234,7 +266,8 @@ class CaptureTable:
         table = _classes([tuple(s[1][c] for s in known) for c in range(n)])
         base = max(table.count(k) for k in set(table)) + 1  # a class count never carries into the next class
         weight = tuple(base ** table[c] for c in range(n))
-        return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers))
+        guards = tuple(g for tier in tiers for kind in tier if isinstance(kind, KindMechanic) and (g := _guard(kind)))
+        return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers), guards)
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
@@ -262,14 +295,18 @@ class CaptureTable:
         out: list[list[Capture] | tuple[tuple[int, ...], ...]] = []
         hits = 0
         where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
+        guards = self.guards
         for card in hand:
-            found = get(key + played_class[card])
+            k = key + played_class[card]
+            if guards:
+                k += self._guard_bits(card, table) * self.guard_step
+            found = get(k)
             if found is None:
                 caps = self.plain(card, table)
                 if len(self.memo) < self.MAX_ENTRIES:
                     if where is None:
                         where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
-                    self.memo[key + played_class[card]] = tuple([tuple([where[c] for c in cap]) for cap in caps])
+                    self.memo[k] = tuple([tuple([where[c] for c in cap]) for cap in caps])
                 out.append(caps)
                 continue
             hits += 1
@@ -280,6 +317,19 @@ class CaptureTable:
         if self.lookups >= self.WINDOW:
             self._judge()
         return out
+
+    def _guard_bits(self, card: int, table: Sequence[int]) -> int:
+        """Which of the kinds' ``when`` conditions hold for ``card`` on ``table``, as bits (a condition is asked
+        only of the cards its kind may play, as the wrapped search asks it)."""
+        bits = 0
+        env: TableEnv | None = None
+        for i, (played_ok, test) in enumerate(self.guards):
+            if played_ok[card]:
+                if env is None:
+                    env = TableEnv(card, tuple(table))
+                if test(env):
+                    bits |= 1 << i
+        return bits
 
     def cards_of(self, found: tuple[tuple[int, ...], ...], table: Sequence[int]) -> list[Capture]:
         """The captures, as cards of ``table``, that the memo's positions ``found`` stand for."""
@@ -372,14 +422,11 @@ _NO_MASKS: frozenset[int] = frozenset()
 
 
 def _masks_of(kind: CaptureKind) -> Masks | None:
-    """A kind's ``masks``, trusted only from the class that also defines its ``captures`` (as signatures are),
-    and not when ``captures`` was wrapped on the kind itself (a ``when`` condition: mechanics/conditions.py)."""
+    """A kind's ``masks``, when they speak for its captures (:func:`_own_hook`) and no ``when`` wraps them (the
+    masks would skip the condition)."""
     if not isinstance(kind, KindMechanic) or "captures" in vars(kind):
         return None
-    mro = type(kind).__mro__
-    searcher = next(c for c in mro if "captures" in c.__dict__)
-    counter = next((c for c in mro if "masks" in c.__dict__), None)
-    return kind.masks if searcher is counter else None
+    return kind.masks if _own_hook(kind, "masks") else None
 
 
 def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
