@@ -10,8 +10,8 @@ of winning the match, from the variant's own match end rules (:class:`~piglia.me
   number of deals);
 * otherwise it is estimated over future deals: ``FUTURES`` sequences of deals, each deal drawn from
   ``DEAL_SAMPLES`` deals of the variant played once by a cheap policy (capture the most weight, else place the
-  least: :func:`sample_deals`), each sequence played once per rotation of the teams' points (every team meets
-  the same luck, so equal totals give equal chances: no side is favoured), the same
+  least: :func:`sample_deals`), each deal going to the teams rotated at random and each sequence played once
+  more per rotation of the teams (every team meets the same luck, so equal totals give equal chances), the same
   sequences for every query (common random numbers: two nearby totals are compared on the same futures, so
   the chance moves with the totals, not with the luck of the draw). Each future is played on from the totals
   until the rules decide, at most ``MAX_FUTURE`` deals (still undecided: an even share). A drawn deal in which
@@ -196,19 +196,19 @@ class MatchEquity:
             teams = self.teams
             futures: list[list[DealSample]] = []
             for _ in range(FUTURES):
-                drawn = [deals[rng.randrange(len(deals))] for _ in range(MAX_FUTURE if deals else 0)]
-                # the same draws once per rotation of the teams' points: every team meets the same luck, so
-                # that equal totals give equal chances
-                for shift in range(teams):
-                    futures.append(
-                        [
-                            (
-                                tuple(points[(t + shift) % teams] for t in range(teams)),
-                                None if instant is None else (instant - shift) % teams,
-                            )
-                            for points, instant in drawn
-                        ]
-                    )
+                # each drawn deal goes to the teams rotated at random (a sampled deal's first team is always the
+                # same seat, the dealer's or not), and the whole sequence is played once more per rotation of
+                # those: every team meets the same luck, so that equal totals give equal chances
+                drawn = [
+                    (deals[rng.randrange(len(deals))], rng.randrange(teams)) for _ in range(MAX_FUTURE if deals else 0)
+                ]
+                for rotation in range(teams):
+                    future: list[DealSample] = []
+                    for (points, instant), turn in drawn:
+                        shift = (turn + rotation) % teams
+                        rotated = tuple(points[(t + shift) % teams] for t in range(teams))
+                        future.append((rotated, None if instant is None else (instant - shift) % teams))
+                    futures.append(future)
             self._futures = futures
         return self._futures
 
