@@ -167,3 +167,17 @@ def test_match_goal_searches_with_chances(scopa: Variant) -> None:
     assert move in moves
     values = player.last_values  # type: ignore[attr-defined]
     assert values and all(-1.0 <= v <= 1.0 for v in values.values())
+
+
+def test_an_estimated_deal_is_not_a_certain_win() -> None:
+    """B4.4: ahead at the end of Cicera's one deal is a win; ahead by an estimate made before the end is a win
+    only as likely as the estimate is sure: the wider the error, the nearer an even chance. Equal totals stay
+    even whatever the error."""
+    equity = match_equity(Game(piglia.load_variant("cicera")))
+    assert equity.chance([8.0, 6.0], 1, 0) == 1.0
+    narrow = equity.chance_around([8.0, 6.0], 1, 0, 1.0)
+    wide = equity.chance_around([8.0, 6.0], 1, 0, 4.0)
+    assert 0.5 < wide < narrow < 1.0
+    assert equity.chance_around([6.0, 8.0], 1, 1, 4.0) == pytest.approx(wide)
+    assert equity.chance_around([7.0, 7.0], 1, 0, 3.0) == pytest.approx(0.5)
+    assert equity.spread() > 0  # from the sampled deals: a deal's points do stray

@@ -97,6 +97,7 @@ class MatchEquity:
         self._source: Game | None = None
         self._seed = seed
         self._futures: list[list[DealSample]] | None = None
+        self._spread: float | None = None
         self._memo: dict[tuple[tuple[int, ...], int], tuple[float, ...]] = {}
 
     @classmethod
@@ -160,6 +161,38 @@ class MatchEquity:
                 value += weight * self.shares([lo + up for lo, up in zip(floor, corner, strict=True)], deals)[team]
         return value
 
+    def spread(self) -> float:
+        """How far a deal's points stray: the standard deviation, over the sampled deals, of a team's points
+        minus the mean of the others' (0 with one team or no deals)."""
+        if self._spread is None:
+            diffs = [
+                p[t] - sum(p[u] for u in range(self.teams) if u != t) / (self.teams - 1)
+                for p, _ in self._sampled()
+                for t in range(self.teams)
+                if self.teams > 1
+            ]
+            mean = sum(diffs) / len(diffs) if diffs else 0.0
+            self._spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / len(diffs)) if diffs else 0.0
+        return self._spread
+
+    def chance_around(self, totals: Sequence[float], deals: int, team: int, spread: float) -> float:
+        """:meth:`chance` when ``team``'s points against the others' in this deal are only known to within
+        ``spread`` (a normal error of that standard deviation; three-point Gauss-Hermite: the difference moved
+        by 0 and by plus and minus sqrt(3) spreads, weighted 2/3, 1/6 and 1/6). A search's estimate of a deal's
+        points made before its end is such a total: without the error, a lead estimated past the target would
+        be a certain win, and every move that keeps it would look alike."""
+        if spread <= 0:
+            return self.chance(totals, deals, team)
+        half = (
+            math.sqrt(3.0) * spread / 2
+        )  # half to the team, half from each other team: the difference moves by 2*half
+        up = [t + half if u == team else t - half for u, t in enumerate(totals)]
+        down = [t - half if u == team else t + half for u, t in enumerate(totals)]
+        return (
+            2 / 3 * self.chance(totals, deals, team)
+            + (self.chance(up, deals, team) + self.chance(down, deals, team)) / 6
+        )
+
     def _estimate(self, totals: tuple[int, ...], deals: int) -> tuple[float, ...]:
         wins = [0.0] * self.teams
         futures = self._sequences()
@@ -186,12 +219,16 @@ class MatchEquity:
                     wins[t] += 1.0 / self.teams
         return tuple(w / len(futures) for w in wins)
 
+    def _sampled(self) -> Sequence[DealSample]:
+        """The deals the futures draw from: given, or played now (once) from the game."""
+        if self._deals is None:
+            self._deals = sample_deals(self._source) if self._source is not None else []
+        return self._deals
+
     def _sequences(self) -> list[list[DealSample]]:
         """The futures: sequences of sampled deals, each once per rotation of the teams (no side favoured)."""
         if self._futures is None:
-            deals = self._deals
-            if deals is None:
-                deals = self._deals = sample_deals(self._source) if self._source is not None else []
+            deals = self._sampled()
             rng = random.Random(f"piglia/equity/{self._seed}")
             teams = self.teams
             futures: list[list[DealSample]] = []

@@ -29,6 +29,11 @@ by alpha-beta on the exact deal points (awards included): once, when every hidde
 hand of a two-player game, the stock being empty: the other hand is what this seat has not seen), else on
 ``samples`` deals of the hidden cards, averaging each move's value (determinized search).
 
+With ``goal=match`` the search plays for the match instead of the deal's points: a finished deal (in the
+playouts and in the endgame solver) and a playout's estimate of the deal's points are worth the team's chance
+of winning the match from the totals they leave (:mod:`piglia.players.equity`: exact where the match end rules
+decide on those totals, else estimated over sampled future deals), and greedy's prior the chance its points add.
+
 The move chosen is the root's most visited. With more than ``width`` legal moves (twelve-card hands), the
 root keeps only the ``width`` moves greedy ranks best, so that the budget is not spread too thin.
 
@@ -635,7 +640,13 @@ class IsmctsPlayer:
             return _outcome_share(state, team)
         sign = self._sign  # the estimate is signed (misere): the totals take the points themselves
         totals = [t + sign * p for t, p in zip(self._totals, points, strict=True)]
-        return equity.chance(totals, self._deal, team)
+        if deal_over(state):
+            return equity.chance(totals, self._deal, team)
+        # before the deal's end its points are an estimate: uncertain as much as the part of the deal still to
+        # be played (the cards in the hands and the stock against those played) would make a whole deal's
+        left = sum(map(len, state.hands)) + len(state.stock)
+        share = left / (left + len(state.plays)) if left else 0.0
+        return equity.chance_around(totals, self._deal, team, equity.spread() * math.sqrt(share))
 
     def _match_leaf(self, state: State, team: int) -> float:
         """goal=match: the endgame solver's value of a finished deal, ``team``'s chance of winning the match
