@@ -108,6 +108,8 @@ def test_goal_option_is_checked() -> None:
         make_player("ismcts:goal=deal")
     with pytest.raises(PigliaError, match="goal=3"):
         make_player("ismcts:goal=3")
+    with pytest.raises(PigliaError, match="margin=-1"):
+        make_player("ismcts:goal=match:margin=-1")
 
 
 def match_value(state: State, team: int) -> float:

@@ -32,7 +32,8 @@ hand of a two-player game, the stock being empty: the other hand is what this se
 With ``goal=match`` the search plays for the match instead of the deal's points: a finished deal (in the
 playouts and in the endgame solver) and a playout's estimate of the deal's points are worth the team's chance
 of winning the match from the totals they leave (:mod:`piglia.players.equity`: exact where the match end rules
-decide on those totals, else estimated over sampled future deals), and greedy's prior the chance its points add.
+decide on those totals, else estimated over sampled future deals), and greedy's prior the chance its points add;
+``margin`` adds that much per point of the deal's margin (a tie-break where the chance does not move).
 
 The move chosen is the root's most visited. With more than ``width`` legal moves (twelve-card hands), the
 root keeps only the ``width`` moves greedy ranks best, so that the budget is not spread too thin.
@@ -87,6 +88,9 @@ DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves t
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
 GOALS = ("points", "match")  # what the search maximises: the deal's points, or the chance of winning the match
 DEFAULT_GOAL = "points"
+# goal=match: each point of the deal's margin adds this to the chance of winning, so that where the chance no
+# longer moves (a match as good as won or lost, by the model) the points still decide
+DEFAULT_MARGIN = 0.0
 
 
 class Node:
@@ -174,6 +178,7 @@ class IsmctsPlayer:
         held: float = HELD_SHARE,
         infer: float = DEFAULT_INFER,
         goal: str = DEFAULT_GOAL,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -186,6 +191,7 @@ class IsmctsPlayer:
             noise=(noise, 0, 1, False),
             held=(held, 0, 1, False),
             infer=(infer, 0, math.inf, False),
+            margin=(margin, 0, math.inf, False),
         )
         if goal not in GOALS:
             raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
@@ -207,6 +213,7 @@ class IsmctsPlayer:
         self.noise = noise
         self.held = held
         self.goal = goal
+        self.margin = margin
         self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
@@ -304,7 +311,7 @@ class IsmctsPlayer:
                 def gained(value: float) -> float:
                     points = list(estimate)
                     points[view.team] += value
-                    return self._chance(guess, points, view.team) - now
+                    return self._chance(guess, points, view.team) - now + self.margin * value
 
                 greedy_prior = {m: gained(v) for m, v in greedy.items()}
             else:
@@ -367,7 +374,7 @@ class IsmctsPlayer:
                 leaf: Leaf | None = self._match_leaf
                 base = self._equity.shares(
                     [t + p for t, p in zip(view.totals, state.deal_points, strict=True)], view.deal
-                )[view.team]
+                )[view.team] + self.margin * points_sign(state.game) * team_score(state.deal_points, view.team)
             else:
                 leaf = None
                 base = points_sign(state.game) * team_score(state.deal_points, view.team)
@@ -417,7 +424,8 @@ class IsmctsPlayer:
                 if self._equity is None:
                     reward = team_score([p - b for p, b in zip(points, base, strict=True)], team)
                 else:
-                    reward = self._chance(after, points, team) - start
+                    margin = team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                    reward = self._chance(after, points, team) - start + self.margin * margin
                 node.reward += reward
                 self._samples.setdefault(m, []).append(reward)
                 done += 1
@@ -469,10 +477,10 @@ class IsmctsPlayer:
         points = self._evaluate(state, weights)
         gain = [p - b for p, b in zip(points, base, strict=True)]
         if self._equity is not None:  # each team's gain in its chance of winning the match
-            gain = [self._chance(state, points, t) - start[t] for t in teams]
+            chances = [self._chance(state, points, t) - start[t] + self.margin * team_score(gain, t) for t in teams]
             for n in path[1:]:
                 n.visits += 1
-                n.reward += gain[n.team]
+                n.reward += chances[n.team]
             return
         for n in path[1:]:
             n.visits += 1
@@ -652,11 +660,12 @@ class IsmctsPlayer:
         """goal=match: the endgame solver's value of a finished deal, ``team``'s chance of winning the match
         from the totals it leaves (the imagined position added the deal's points to them, and ended the match
         if the rules decide it)."""
+        margin = self.margin * points_sign(state.game) * team_score(state.deal_points, team)
         if state.over:
-            return _outcome_share(state, team)
+            return _outcome_share(state, team) + margin
         if self._equity is None:
             raise ValueError("chances are asked only with goal=match")
-        return self._equity.shares(state.totals, self._deal)[team]
+        return self._equity.shares(state.totals, self._deal)[team] + margin
 
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
