@@ -40,7 +40,7 @@ __all__ = ["DEAL_SAMPLES", "FUTURES", "MAX_FUTURE", "MatchEquity", "match_equity
 
 DEAL_SAMPLES = 60  # deals of the variant played once (per variant and number of players) by the cheap policy
 FUTURES = 150  # sequences of future deals every estimate is averaged over (the same ones for every query)
-MAX_FUTURE = 40  # deals a future is played on at most; a match of the family lasts a handful (Cicera: about 8)
+MAX_FUTURE = 40  # deals a future is played on at most (a match of the family lasts a handful, to 51 about 8)
 MEMO_LIMIT = 200_000  # chances kept per variant; the store starts again beyond it (a bounded memory)
 
 # One deal of the variant: each team's points, and the team that won the match at once during it (or None).
