@@ -126,9 +126,11 @@ def match_value(state: State, team: int) -> float:
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
 
 
-def test_endgame_plays_for_the_match_at_ten_all(scopa: Variant) -> None:
+@pytest.mark.parametrize("margin", [0.0, 0.001])
+def test_endgame_plays_for_the_match_at_ten_all(scopa: Variant, margin: float) -> None:
     """At 10 to 10 only who scores more in the deal matters (S3.5), not by how much: with the stock empty the
-    solver's value with goal=match is the chance of winning the match, and ismcts plays a move that keeps it."""
+    solver's value with goal=match is the chance of winning the match, and ismcts plays a move that keeps it
+    (a small ``margin``, a point's tie-break, does not outweigh a chance)."""
     from piglia.players.ismcts import IsmctsPlayer
 
     game = Game(scopa)
@@ -145,14 +147,14 @@ def test_endgame_plays_for_the_match_at_ten_all(scopa: Variant) -> None:
         state.totals = [10, 10]
         team = game.players.team_of[state.to_move]
         best = match_value(state, team)
-        player = IsmctsPlayer(seed, goal="match")
+        player = IsmctsPlayer(seed, goal="match", margin=margin)
         moves = state.legal_moves()
         move = player.choose(state.view(state.to_move), moves)
         assert player.last_root is None  # solved
         now = match_value(state.apply(move), team)
         assert now == best, (seed, str(move))
         # the values are gains in the chance of winning over the deal's points so far
-        assert all(-1.0 <= v <= 1.0 for v in player.last_values.values())
+        assert all(-1.1 <= v <= 1.1 for v in player.last_values.values())
         checked += 1
     assert checked >= 20
 
