@@ -139,8 +139,8 @@ def test_endgame_plays_for_the_match_at_ten_all(scopa: Variant, margin: float) -
     for seed in range(40):
         state = game.new_match(seed, log=False)
         while state.stock or sum(len(h) for h in state.hands) > 5:
-            moves = state.raw_moves()
-            state.push_raw(moves[rng.randrange(len(moves))])
+            raw = state.raw_moves()
+            state.push_raw(raw[rng.randrange(len(raw))])
         if state.over or state.deal_no != 1:
             continue
         state.auto_deal = False
