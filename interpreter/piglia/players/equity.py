@@ -20,7 +20,9 @@ of winning the match, from the variant's own match end rules (:class:`~piglia.me
 The deals are played once per variant and number of players and kept (:func:`match_equity`, about a tenth of a
 second), and only when a chance is first asked that the rules do not decide (a one-deal match never plays
 them). Totals may be fractional (a search's estimate of the deal's points): the chance is then interpolated
-between the whole totals around them, linearly in each team's total.
+between the whole totals around them, linearly in each team's total; :meth:`MatchEquity.chance_around` also
+counts such an estimate as uncertain (a normal error of a given spread, :meth:`MatchEquity.spread` being that of
+a whole deal's points).
 """
 
 from __future__ import annotations
