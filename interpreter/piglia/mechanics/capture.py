@@ -621,7 +621,8 @@ class SumKind(KindMechanic):
         need = self._need[played]
         if need is None:
             return []
-        if len(table) >= ENUM_FROM and self._row_enum[row := self._row[played]]:
+        # (the parentheses: Cython's parser wants them, benchmarks/cythonized.py)
+        if len(table) >= ENUM_FROM and self._row_enum[(row := self._row[played])]:
             groups = self._groups(row, table)
             if groups is not None:
                 return self._listed(groups[need] if need < len(groups) else [])

@@ -282,7 +282,7 @@ class SetsKind(KindMechanic):
         for p in range(n):
             if inp.played_ok[p]:
                 r = self._row[p]
-                self._top[r] = max([self._top[r], *(t for t in self._targets[p] if t > 0)])
+                self._top[r] = max(self._top[r], max((t for t in self._targets[p] if t > 0), default=0))
         self._tables: list[_Table | None] = [None] * len(rows)
         # Single cards only (by rank, or without sums): per played card, which table cards are a set by
         # themselves for each value it takes with, as a list's __getitem__ (the filter folded in).
