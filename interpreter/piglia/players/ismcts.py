@@ -86,8 +86,9 @@ DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (player
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
-GOALS = ("points", "match")  # what the search maximises: the deal's points, or the chance of winning the match
-DEFAULT_GOAL = "points"
+POINTS_GOAL, MATCH_GOAL = "points", "match"  # what the search maximises: the deal's points, or the chance of
+GOALS = (POINTS_GOAL, MATCH_GOAL)  # winning the match (players/equity.py)
+DEFAULT_GOAL = POINTS_GOAL
 # goal=match: each point of the deal's margin adds this to the chance of winning, so that where the chance no
 # longer moves (a match as good as won or lost, by the model) the points still decide
 DEFAULT_MARGIN = 0.0
@@ -275,7 +276,7 @@ class IsmctsPlayer:
         game = game_of(view)
         weights = card_weights(game)  # computed once per process and variant (about 0.3 s), then cached
         self._sign = points_sign(game)
-        if self.goal == "match":
+        if self.goal == MATCH_GOAL:
             self._equity = match_equity(game)  # made once per process and variant, its chances kept with it
             self._totals = view.totals
             self._deal = view.deal
