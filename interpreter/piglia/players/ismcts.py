@@ -29,6 +29,12 @@ by alpha-beta on the exact deal points (awards included): once, when every hidde
 hand of a two-player game, the stock being empty: the other hand is what this seat has not seen), else on
 ``samples`` deals of the hidden cards, averaging each move's value (determinized search).
 
+With ``goal=match`` the search plays for the match instead of the deal's points: a finished deal (in the
+playouts and in the endgame solver) and a playout's estimate of the deal's points are worth the team's chance
+of winning the match from the totals they leave (:mod:`piglia.players.equity`: exact where the match end rules
+decide on those totals, else estimated over sampled future deals), and greedy's prior the chance its points add;
+``margin`` adds that much per point of the deal's margin (a tie-break where the chance does not move).
+
 The move chosen is the root's most visited. With more than ``width`` legal moves (twelve-card hands), the
 root keeps only the ``width`` moves greedy ranks best, so that the budget is not spread too thin.
 
@@ -43,12 +49,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
+from piglia.players.equity import MatchEquity, match_equity
 from piglia.players.greedy import move_value
 from piglia.players.inference import Reader
 from piglia.players.knowledge import (
@@ -79,6 +86,12 @@ DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (player
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
+POINTS_GOAL, MATCH_GOAL = "points", "match"  # what the search maximises: the deal's points, or the chance of
+GOALS = (POINTS_GOAL, MATCH_GOAL)  # winning the match (players/equity.py)
+DEFAULT_GOAL = POINTS_GOAL
+# goal=match: each point of the deal's margin adds this to the chance of winning, so that where the chance no
+# longer moves (a match as good as won or lost, by the model) the points still decide
+DEFAULT_MARGIN = 0.0
 
 
 class Node:
@@ -94,11 +107,19 @@ class Node:
         self.children: dict[RawMove, Node] = {}
 
 
-def solve_endgame(state: State, team: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
-    """The exact value to ``team`` (its deal points minus the others' mean, as :func:`team_score`, negated when
-    fewer points are better: a misere match) of the rest of the deal of ``state``, every hand known: alpha-beta,
-    ``team``'s seats maximising, the others minimising."""
+Leaf = Callable[[State, int], float]  # the value to a team of a position whose deal is over
+
+
+def solve_endgame(
+    state: State, team: int, alpha: float = -math.inf, beta: float = math.inf, leaf: Leaf | None = None
+) -> float:
+    """The exact value to ``team`` of the rest of the deal of ``state``, every hand known: alpha-beta,
+    ``team``'s seats maximising, the others minimising. A finished deal is worth ``leaf(state, team)``; by
+    default its points as :func:`team_score` (negated when fewer points are better: a misere match); with
+    ``goal=match`` the team's chance of winning the match from the totals it leaves (:meth:`_match_leaf`)."""
     if deal_over(state):
+        if leaf is not None:
+            return leaf(state, team)
         return points_sign(state.game) * team_score(state.deal_points, team)
     maximising = state.game.players.team_of[state.to_move] == team
     moves = state.raw_moves()
@@ -108,7 +129,7 @@ def solve_endgame(state: State, team: int, alpha: float = -math.inf, beta: float
     for m in moves:
         child = state.clone()
         play(child, m)
-        value = solve_endgame(child, team, alpha, beta)
+        value = solve_endgame(child, team, alpha, beta, leaf)
         if maximising:
             best = max(best, value)
             alpha = max(alpha, value)
@@ -157,6 +178,8 @@ class IsmctsPlayer:
         noise: float = DEFAULT_NOISE,
         held: float = HELD_SHARE,
         infer: float = DEFAULT_INFER,
+        goal: str = DEFAULT_GOAL,
+        margin: float = DEFAULT_MARGIN,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -169,7 +192,10 @@ class IsmctsPlayer:
             noise=(noise, 0, 1, False),
             held=(held, 0, 1, False),
             infer=(infer, 0, math.inf, False),
+            margin=(margin, 0, math.inf, False),
         )
+        if goal not in GOALS:
+            raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
         self.rng = random.Random(f"piglia/ismcts-player/{seed}")
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
         self.iterations = iterations
@@ -187,6 +213,8 @@ class IsmctsPlayer:
         self.confidence = confidence
         self.noise = noise
         self.held = held
+        self.goal = goal
+        self.margin = margin
         self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
@@ -201,6 +229,11 @@ class IsmctsPlayer:
         self._ordered = False  # whether the rules read the table's top card (the order of its cards matters)
         self._anchor: RawMove | None = None  # greedy's choice in the last search
         self._samples: dict[RawMove, list[float]] = {}  # the last paired search's playout rewards per move
+        # goal=match: the chances of winning the match (players/equity.py), the view's totals before this deal
+        # and its deal's number (the totals a leaf's deal points are added to, and when the rules check them)
+        self._equity: MatchEquity | None = None
+        self._totals: tuple[int, ...] = ()
+        self._deal = 0
 
     # -- deciding ----------------------------------------------------------------------------------------------
 
@@ -237,27 +270,53 @@ class IsmctsPlayer:
 
     def evaluate(self, view: SeatView, raw: Sequence[RawMove]) -> dict[RawMove, float]:
         """The search's value of each of the legal moves ``raw`` (as a gain in points for the seat's team over
-        the position now; moves the search left out are missing). :meth:`choose` plays the most visited
-        (:attr:`last_root`), or, when the deal's end was solved (``last_root`` is None), the best valued."""
+        the position now, or with ``goal=match`` in its chance of winning the match; moves the search left out
+        are missing). :meth:`choose` plays the most visited (:attr:`last_root`), or, when the deal's end was
+        solved (``last_root`` is None), the best valued."""
         game = game_of(view)
         weights = card_weights(game)  # computed once per process and variant (about 0.3 s), then cached
+        self._sign = points_sign(game)
+        if self.goal == MATCH_GOAL:
+            self._equity = match_equity(game)  # made once per process and variant, its chances kept with it
+            self._totals = view.totals
+            self._deal = view.deal
         if view.stock_size == 0 and 0 < sum(view.hand_sizes) <= self.endgame:
             values = self._endgame(view, raw, weights)
             self.last_values = values
             return values
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
-        # the reward's scale: a deal's points are about the sum of the weights; explore on that scale
-        scale = max(sum(abs(w) for w in weights) / 2, 1.0)
+        # the reward's scale: a deal's points are about the sum of the weights; explore on that scale (a chance
+        # of winning the match moves by at most 1)
+        scale = max(sum(abs(w) for w in weights) / 2, 1.0) if self._equity is None else 0.5
         c = self.exploration * scale
         candidates: set[RawMove] | None = None
         root = Node(-1)
         self._anchor = None
         self._samples = {}
         deal = self._determinizer(view, weights)
+        # every position searched holds the view's piles with cards added after them: their weights are summed
+        # once, then continued per position (the additions of summing the whole pile, in its order: the same
+        # float where sum() adds one by one, as CPython 3.11 does; 3.12's compensated sum may differ in the last
+        # bits, which tests/test_ismcts_identical.py tolerates)
+        self._piles = [(len(p), sum(weights[c.index] for c in p)) for p in view.piles]
         if self.prior > 0 or 0 < self.width < len(raw):
             guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
             greedy = {m: move_value(guess, m, unseen, weights) for m in raw}
+            if self._equity is not None and self.prior > 0:
+                # greedy's values are points: the prior is the chance of winning they add to the guessed deal's
+                # estimate (the rewards' unit), as if the seat's team scored them
+                estimate = self._evaluate(guess, weights)
+                now = self._chance(guess, estimate, view.team)
+
+                def gained(value: float) -> float:
+                    points = list(estimate)
+                    points[view.team] += value
+                    return self._chance(guess, points, view.team) - now + self.margin * value
+
+                greedy_prior = {m: gained(v) for m, v in greedy.items()}
+            else:
+                greedy_prior = greedy
             self._anchor = max(raw, key=lambda m: greedy[m])
             if 0 < self.width < len(raw):
                 # progressive pruning at the root: many-card hands give too many moves for the budget, so the
@@ -268,18 +327,12 @@ class IsmctsPlayer:
                     if candidates is None or m in candidates:
                         child = Node(view.team)
                         child.visits = child.available = self.prior
-                        child.reward = self.prior * greedy[m]
+                        child.reward = self.prior * greedy_prior[m]
                         root.children[m] = child
         self._threats = {}
         self._legal = {}
         self._ordered = ordered_table(game)
-        self._sign = points_sign(game)
         self._bits = [1 << i for i in range(len(weights))]
-        # every position searched holds the view's piles with cards added after them: their weights are summed
-        # once, then continued per position (the additions of summing the whole pile, in its order: the same
-        # float where sum() adds one by one, as CPython 3.11 does; 3.12's compensated sum may differ in the last
-        # bits, which tests/test_ismcts_identical.py tolerates)
-        self._piles = [(len(p), sum(weights[c.index] for c in p)) for p in view.piles]
         done = 0
         if self.tree == 1 and self.paired:
             self._paired(deal, raw, root, weights, candidates, deadline)
@@ -318,11 +371,18 @@ class IsmctsPlayer:
                 samples = done
                 break
             state = deal(self.rng)
-            base = points_sign(state.game) * team_score(state.deal_points, view.team)
+            if self._equity is not None:  # the chance of winning the match, from the totals with this deal's points
+                leaf: Leaf | None = self._match_leaf
+                base = self._equity.shares(
+                    [t + p for t, p in zip(view.totals, state.deal_points, strict=True)], view.deal
+                )[view.team] + self.margin * points_sign(state.game) * team_score(state.deal_points, view.team)
+            else:
+                leaf = None
+                base = points_sign(state.game) * team_score(state.deal_points, view.team)
             for m in raw:
                 child = state.clone()
                 play(child, m)
-                totals[m] += solve_endgame(child, view.team) - base
+                totals[m] += solve_endgame(child, view.team, leaf=leaf) - base
         self.last_iterations = samples
         self.last_root = None
         return {m: v / samples for m, v in totals.items()}
@@ -349,6 +409,7 @@ class IsmctsPlayer:
         while done < self.iterations and time.perf_counter() < deadline and not interrupt.requested():
             state = deal(self.rng)
             base = self._evaluate(state, weights)
+            start = self._chance(state, base, team) if self._equity is not None else 0.0
             # every root move's playout draws from a generator seeded alike: one generator seeded again per move
             # (the same draws as a new random.Random(seed) each; restoring a saved state costs more, getstate)
             seed = self.rng.getrandbits(32)
@@ -361,7 +422,11 @@ class IsmctsPlayer:
                 node = root.children[m]
                 node.visits += 1
                 node.available += 1
-                reward = team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                if self._equity is None:
+                    reward = team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                else:
+                    margin = team_score([p - b for p, b in zip(points, base, strict=True)], team)
+                    reward = self._chance(after, points, team) - start + self.margin * margin
                 node.reward += reward
                 self._samples.setdefault(m, []).append(reward)
                 done += 1
@@ -375,6 +440,9 @@ class IsmctsPlayer:
     ) -> None:
         team_of = state.game.players.team_of
         base = self._evaluate(state, weights)
+        # goal=match: each team's chance from the position searched (read before the iteration plays on it)
+        teams = range(len(base))
+        start = [self._chance(state, base, t) for t in teams] if self._equity is not None else []
         path = [root]
         node = root
         # selection and expansion (down to ``tree`` plies, when limited)
@@ -409,6 +477,12 @@ class IsmctsPlayer:
         self._playout(state, weights, deal_over(state))
         points = self._evaluate(state, weights)
         gain = [p - b for p, b in zip(points, base, strict=True)]
+        if self._equity is not None:  # each team's gain in its chance of winning the match
+            chances = [self._chance(state, points, t) - start[t] + self.margin * team_score(gain, t) for t in teams]
+            for n in path[1:]:
+                n.visits += 1
+                n.reward += chances[n.team]
+            return
         for n in path[1:]:
             n.visits += 1
             n.reward += team_score(gain, n.team)
@@ -564,6 +638,36 @@ class IsmctsPlayer:
                 best = known[x]
         return best
 
+    def _chance(self, state: State, points: Sequence[float], team: int) -> float:
+        """goal=match: ``team``'s chance of winning the match when the deal of ``state`` (a searched position)
+        scores ``points`` (:meth:`_evaluate`'s estimate, exact once the deal is over): from the view's totals
+        plus those points, after this deal (players/equity.py); exact when the match ended in the deal."""
+        equity = self._equity
+        if equity is None:
+            raise ValueError("chances are asked only with goal=match")
+        if state.over:  # the rules decided the match on the deal's totals, or a team won at once
+            return _outcome_share(state, team)
+        sign = self._sign  # the estimate is signed (misere): the totals take the points themselves
+        totals = [t + sign * p for t, p in zip(self._totals, points, strict=True)]
+        if deal_over(state):
+            return equity.chance(totals, self._deal, team)
+        # before the deal's end its points are an estimate: uncertain as much as the part of the deal still to
+        # be played (the cards in the hands and the stock against those played) would make a whole deal's
+        left = sum(map(len, state.hands)) + len(state.stock)
+        share = left / (left + len(state.plays)) if left else 0.0
+        return equity.chance_around(totals, self._deal, team, equity.spread() * math.sqrt(share))
+
+    def _match_leaf(self, state: State, team: int) -> float:
+        """goal=match: the endgame solver's value of a finished deal, ``team``'s chance of winning the match
+        from the totals it leaves (the imagined position added the deal's points to them, and ended the match
+        if the rules decide it)."""
+        margin = self.margin * points_sign(state.game) * team_score(state.deal_points, team)
+        if state.over:
+            return _outcome_share(state, team) + margin
+        if self._equity is None:
+            raise ValueError("chances are asked only with goal=match")
+        return self._equity.shares(state.totals, self._deal)[team] + margin
+
     def _evaluate(self, state: State, weights: Sequence[float]) -> list[float]:
         """Each team's deal points, plus, while the deal is still going, its pile's weighted cards, a share of the
         weights of the cards its seats hold (a card held is its holder's to play well) and the cards of its builds."""
@@ -583,3 +687,10 @@ class IsmctsPlayer:
                 points[team_of[b.owner]] += sum(map(weight, b.cards))
         sign = self._sign  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
+
+
+def _outcome_share(state: State, team: int) -> float:
+    """A team's share of a match that has ended: 1 for the winner, 0 for the others, an even share in a draw."""
+    if state.winner is None:
+        return 1.0 / state.game.num_teams
+    return 1.0 if state.winner == team else 0.0
