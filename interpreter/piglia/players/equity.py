@@ -89,8 +89,8 @@ def sample_deals(game: Game, count: int = DEAL_SAMPLES) -> list[DealSample]:
 class MatchEquity:
     """Each team's chance of winning the match from the totals after a deal (see the module text).
 
-    ``deals`` are the sampled deals the futures draw from (:func:`sample_deals`; a callable so that they are
-    played only when an estimate is first needed)."""
+    ``deals`` are the sampled deals the futures draw from (:func:`sample_deals`); None: none given, and
+    :meth:`of_game` has them played from the game only when an estimate is first needed."""
 
     def __init__(self, match: MatchRules, teams: int, deals: Sequence[DealSample] | None = None, seed: int = 0):
         self.match = match
@@ -185,9 +185,8 @@ class MatchEquity:
         be a certain win, and every move that keeps it would look alike."""
         if spread <= 0:
             return self.chance(totals, deals, team)
-        half = (
-            math.sqrt(3.0) * spread / 2
-        )  # half to the team, half from each other team: the difference moves by 2*half
+        # half to the team, half from each other team: the difference moves by 2*half
+        half = math.sqrt(3.0) * spread / 2
         up = [t + half if u == team else t - half for u, t in enumerate(totals)]
         down = [t - half if u == team else t + half for u, t in enumerate(totals)]
         return (
