@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -163,3 +163,17 @@ def hide_differently(state: State, seat: int, rng: random.Random) -> State:
             pos += len(h)
     other.stock = hidden[pos:]
     return other
+
+
+def endgames(game: Game, rng: random.Random, seeds: int = 40) -> Iterator[tuple[int, State]]:
+    """(seed, position) with the stock empty and five cards left in the hands of the first deal, reached by random
+    play from each seed's match; the position stops at the deal's end (where the solver stops)."""
+    for seed in range(seeds):
+        state = game.new_match(seed, log=False)
+        while state.stock or sum(len(h) for h in state.hands) > 5:
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if state.over or state.deal_no != 1:
+            continue
+        state.auto_deal = False  # the deal's end is where the solver stops
+        yield seed, state

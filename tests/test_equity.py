@@ -15,6 +15,7 @@ from itertools import pairwise
 import pytest
 
 import piglia
+from conftest import endgames
 from piglia.chance import Phase
 from piglia.errors import PigliaError
 from piglia.players import make_player
@@ -136,14 +137,7 @@ def test_endgame_plays_for_the_match_at_ten_all(scopa: Variant, margin: float) -
     game = Game(scopa)
     rng = random.Random(3)
     checked = 0
-    for seed in range(40):
-        state = game.new_match(seed, log=False)
-        while state.stock or sum(len(h) for h in state.hands) > 5:
-            raw = state.raw_moves()
-            state.push_raw(raw[rng.randrange(len(raw))])
-        if state.over or state.deal_no != 1:
-            continue
-        state.auto_deal = False
+    for seed, state in endgames(game, rng):
         state.totals = [10, 10]
         team = game.players.team_of[state.to_move]
         best = match_value(state, team)

@@ -11,11 +11,12 @@ S3.3 the end-of-deal awards (the settebello is a point of its own); B3.2 the pic
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 
 import piglia
+from conftest import endgames
 from piglia.chance import Phase
 from piglia.players import make_player
 from piglia.state import Game, State
@@ -168,20 +169,6 @@ def brute_force(state: State, team: int, sign: int = 1) -> float:
         after.push(move)
         values.append(brute_force(after, team, sign))
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
-
-
-def endgames(game: Game, rng: random.Random, seeds: int = 40) -> Iterator[tuple[int, State]]:
-    """(seed, position) with the stock empty and five cards left in the hands of the first deal, reached by random
-    play from each seed's match; the position stops at the deal's end (where the solver stops)."""
-    for seed in range(seeds):
-        state = game.new_match(seed, log=False)
-        while state.stock or sum(len(h) for h in state.hands) > 5:
-            moves = state.raw_moves()
-            state.push_raw(moves[rng.randrange(len(moves))])
-        if state.over or state.deal_no != 1:
-            continue
-        state.auto_deal = False  # the deal's end is where the solver stops
-        yield seed, state
 
 
 def test_endgame_solver_is_exact(scopa: Variant) -> None:
