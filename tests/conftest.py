@@ -177,3 +177,18 @@ def endgames(game: Game, rng: random.Random, seeds: int = 40) -> Iterator[tuple[
             continue
         state.auto_deal = False  # the deal's end is where the solver stops
         yield seed, state
+
+
+def minimax_to_deal_end(state: State, team: int, leaf: Callable[[State], float]) -> float:
+    """Plain minimax over every line to the deal's end (no pruning), ``team``'s seats maximising: the finished
+    deal is worth ``leaf`` of it (the endgame solvers' tests compare against this)."""
+    from piglia.chance import Phase
+
+    if state.phase in (Phase.DEAL, Phase.END):
+        return leaf(state)
+    values = []
+    for move in state.legal_moves():
+        after = state.clone()
+        after.push(move)
+        values.append(minimax_to_deal_end(after, team, leaf))
+    return max(values) if state.game.players.team_of[state.to_move] == team else min(values)

@@ -15,8 +15,7 @@ from itertools import pairwise
 import pytest
 
 import piglia
-from conftest import endgames
-from piglia.chance import Phase
+from conftest import endgames, minimax_to_deal_end
 from piglia.errors import PigliaError
 from piglia.players import make_player
 from piglia.players.equity import MatchEquity, match_equity
@@ -116,15 +115,12 @@ def test_goal_option_is_checked() -> None:
 def match_value(state: State, team: int) -> float:
     """Plain minimax to the deal's end from totals 10 to 10 (S3.5): the team that scores more in the deal has
     at least 11 and more, and wins; equal deal points leave the totals tied, another deal from level (1/2)."""
-    if state.phase in (Phase.DEAL, Phase.END):
-        mine, theirs = state.deal_points[team], state.deal_points[1 - team]
+
+    def won(end: State) -> float:
+        mine, theirs = end.deal_points[team], end.deal_points[1 - team]
         return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    values = []
-    for move in state.legal_moves():
-        after = state.clone()
-        after.push(move)
-        values.append(match_value(after, team))
-    return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
+
+    return minimax_to_deal_end(state, team, won)
 
 
 @pytest.mark.parametrize("margin", [0.0, 0.001])

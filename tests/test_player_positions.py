@@ -16,8 +16,7 @@ from collections.abc import Sequence
 import pytest
 
 import piglia
-from conftest import endgames
-from piglia.chance import Phase
+from conftest import endgames, minimax_to_deal_end
 from piglia.players import make_player
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -161,14 +160,9 @@ def test_pisti_leads_the_card_no_one_can_pair(name: str) -> None:
 def brute_force(state: State, team: int, sign: int = 1) -> float:
     """Plain minimax over every line to the deal's end (no pruning): ``team``'s deal points minus the other's,
     times ``sign`` (-1 where every point is bad)."""
-    if state.phase in (Phase.DEAL, Phase.END):
-        return float(sign * (state.deal_points[team] - state.deal_points[1 - team]))
-    values = []
-    for move in state.legal_moves():
-        after = state.clone()
-        after.push(move)
-        values.append(brute_force(after, team, sign))
-    return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
+    return minimax_to_deal_end(
+        state, team, lambda end: float(sign * (end.deal_points[team] - end.deal_points[1 - team]))
+    )
 
 
 def test_endgame_solver_is_exact(scopa: Variant) -> None:
