@@ -20,8 +20,10 @@ from typing import Any
 import pytest
 
 import piglia
+from piglia.mechanics.capture import Capture
+from piglia.simulate import match_seed
 from piglia.state import Game, State
-from piglia.variant import Variant
+from piglia.variant import CaptureRules, Variant
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -192,3 +194,37 @@ def minimax_to_deal_end(state: State, team: int, leaf: Callable[[State], float])
         after.push(move)
         values.append(minimax_to_deal_end(after, team, leaf))
     return max(values) if state.game.players.team_of[state.to_move] == team else min(values)
+
+
+def plain_moves(rules: CaptureRules, hand: Sequence[int], table: Sequence[int]) -> list[tuple[int, Capture]]:
+    """``State.raw_moves`` of a variant without builds, from the plain captures of each card."""
+    out: list[tuple[int, Capture]] = []
+    for card in hand:
+        caps = rules.captures(card, table)
+        if caps and not rules.mandatory:
+            out.append((card, ()))
+        out += [(card, cap) for cap in caps] if caps else [(card, ())]
+    return out
+
+
+def play_positions(variant: Variant, seed: int, count: int) -> list[tuple[list[int], list[int]]]:
+    """(hand, table) of the seat to move, over random play of ``variant`` (tables as the play leaves them)."""
+    game = Game(variant, variant.player_counts[-1])
+    rng = random.Random(seed)
+    out: list[tuple[list[int], list[int]]] = []
+    k = 0
+    while len(out) < count:
+        state = game.new_match(match_seed(seed, k), log=False)
+        k += 1
+        while not state.over and len(out) < count:
+            table = builds_loose(state)
+            out.append((list(state.hands[state.to_move]), list(table)))
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+    return out
+
+
+def builds_loose(state: State) -> list[int]:
+    from piglia.mechanics.builds import loose
+
+    return loose(state) if state.game.has_builds else state.table

@@ -21,13 +21,11 @@ from pathlib import Path
 import pytest
 
 import piglia
-from conftest import position, write_variant
+from conftest import plain_moves, play_positions, position, write_variant
 from piglia.errors import PigliaError
 from piglia.mechanics.capture import Capture, as_cards
 from piglia.mechanics.sets import SetsKind, group_masks, unions
-from piglia.simulate import match_seed
-from piglia.state import Game, State
-from piglia.variant import CaptureRules, Variant
+from piglia.variant import Variant
 
 NAMES = ["tablanette", "basra", "cassino"]
 
@@ -105,40 +103,6 @@ def sets_kinds(variant: Variant) -> list[SetsKind]:
     return [k for tier in variant.capture.tiers for k in tier if isinstance(k, SetsKind)]
 
 
-def plain_moves(rules: CaptureRules, hand: Sequence[int], table: Sequence[int]) -> list[tuple[int, Capture]]:
-    """``State.raw_moves`` of a variant without builds, from the plain captures of each card."""
-    out: list[tuple[int, Capture]] = []
-    for card in hand:
-        caps = rules.captures(card, table)
-        if caps and not rules.mandatory:
-            out.append((card, ()))
-        out += [(card, cap) for cap in caps] if caps else [(card, ())]
-    return out
-
-
-def positions(variant: Variant, seed: int, count: int) -> list[tuple[list[int], list[int]]]:
-    """(hand, table) of the seat to move, over random play of ``variant`` (tables as the play leaves them)."""
-    game = Game(variant, variant.player_counts[-1])
-    rng = random.Random(seed)
-    out: list[tuple[list[int], list[int]]] = []
-    k = 0
-    while len(out) < count:
-        state = game.new_match(match_seed(seed, k), log=False)
-        k += 1
-        while not state.over and len(out) < count:
-            table = builds_loose(state)
-            out.append((list(state.hands[state.to_move]), list(table)))
-            moves = state.raw_moves()
-            state.push_raw(moves[rng.randrange(len(moves))])
-    return out
-
-
-def builds_loose(state: State) -> list[int]:
-    from piglia.mechanics.builds import loose
-
-    return loose(state) if state.game.has_builds else state.table
-
-
 def random_tables(variant: Variant, seed: int, count: int) -> list[tuple[int, list[int]]]:
     rng = random.Random(seed)
     n = len(variant.deck)
@@ -152,7 +116,7 @@ VARIANTS = [*NAMES, "tablanette-maximal", "tablanette-singles", "tablanette-rank
 def test_masks_and_captures_list_what_the_plain_search_lists(name: str, variants: dict[str, Variant]) -> None:
     variant = variants[name]
     base = name.split("-")[0]
-    cases = [(card, table) for hand, table in positions(variant, 3, 250) for card in hand]
+    cases = [(card, table) for hand, table in play_positions(variant, 3, 250) for card in hand]
     cases += random_tables(variant, 5, 400)
     kinds = sets_kinds(variant)
     assert kinds
@@ -173,7 +137,7 @@ def test_pick_counts_and_draws_the_plain_listing_at_every_index(name: str, varia
     assert rules.counters is not None  # every kind of these variants counts in masks
     if rules.table is not None:
         rules.table.on = False
-    for hand, table in positions(variant, 11, 150):
+    for hand, table in play_positions(variant, 11, 150):
         moves = plain_moves(rules, hand, table)
         for i in range(len(moves)):
             assert rules.pick(hand, table, lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]

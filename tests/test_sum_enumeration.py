@@ -1,8 +1,9 @@
 """A sum kind lists the groups of a table from one enumeration by total, shared by every played card and brought up
 to date as cards arrive and leave (``SumKind._groups``); small tables and tables past the enumeration's budget are
 searched per played card (``SumKind.search_captures``). Both must list the very same captures, in the same order,
-whatever the sequence of tables: here the per-card search is the reference, on random walks of tables (a card
-placed, a group taken, a new deal), for the sum kind of every built-in variant and for sums of every size."""
+and the masks random play counts (``SumKind.masks``) must be those captures, whatever the sequence of tables: here
+the per-card search is the reference, on random walks of tables (a card placed, a group taken, a new deal), for the
+sum kind of every built-in variant and for sums of every size."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 import piglia
 from piglia.mechanics import capture as capture_module
-from piglia.mechanics.capture import SumKind
+from piglia.mechanics.capture import SumKind, as_cards
 from piglia.spec import builtin_names
 
 
@@ -35,7 +36,9 @@ def walk(kind: SumKind, rng: random.Random, steps: int, deck: int, max_table: in
     checked = 0
     for _ in range(steps):
         for played in range(deck):
-            assert kind.captures(played, table) == kind.search_captures(played, table), (played, table)
+            listed = kind.search_captures(played, table)
+            assert kind.captures(played, table) == listed, (played, table)
+            assert sorted(map(as_cards, kind.masks(played, table))) == listed, (played, table)  # random play's count
             checked += 1
         move = rng.random()
         outside = [c for c in range(deck) if c not in table]

@@ -7,10 +7,9 @@ tables, bonus and award callables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from collections.abc import Set as AbstractSet
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
@@ -28,8 +27,8 @@ __all__ = ["Bonus", "CaptureRules", "DealRules", "MatchRules", "OpeningBonus", "
 
 Expr = Callable[[Any], Any]
 RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
-Masks = Callable[[int, Sequence[int]], AbstractSet[int]]  # (played, table) -> captures as bit masks over the deck
-_Found = TypeVar("_Found", list[Capture], AbstractSet[int])  # what a search answers per card
+# (played, table) -> its captures as bit masks over the deck, each once, in any collection (KindMechanic.masks)
+Masks = Callable[[int, Sequence[int]], Collection[int]]
 Guard = tuple[Sequence[bool], Callable[[Any], Any]]  # a kind's `when`: (its played-card filter, the condition)
 
 
@@ -46,9 +45,9 @@ class CaptureRules:
     )
     # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
     table: CaptureTable | None = field(init=False, repr=False, compare=False, default=None)
-    # One function per tier, ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``), when every
+    # Per tier, each kind's ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``), when every
     # kind gives its captures so: random play counts them and builds only the capture it draws (see pick).
-    counters: tuple[Masks, ...] | None = field(init=False, repr=False, compare=False, default=None)
+    counters: tuple[tuple[Masks, ...], ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
@@ -59,13 +58,13 @@ class CaptureRules:
         ready = bool(counters) and all(c is not None for c in counters)
         object.__setattr__(self, "counters", tuple(c for c in counters if c is not None) if ready else None)
 
-    def hand_masks(self, hand: Sequence[int], table: Sequence[int]) -> list[AbstractSet[int]]:
+    def hand_masks(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
         """For each card of ``hand``, :meth:`captures` on ``table`` as bit masks over the deck, in no order (the
         kinds' ``masks``; cards of one played class searched once). Only when :attr:`counters` is set."""
         counters = self.counters
         assert counters is not None
         memo = self.table
-        return _first_per_class(hand, table, counters, memo.played_class if memo is not None else None, frozenset)
+        return _masks_per_class(hand, table, counters, memo.played_class if memo is not None else None)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
@@ -103,11 +102,14 @@ class CaptureRules:
         if not hand:
             raise PigliaError("no move to pick: no player moves now")
         memo = self.table
-        found: Sequence[list[Capture] | tuple[tuple[int, ...], ...] | AbstractSet[int]]
+        # Per card: its captures listed (a list), the memo's positions (a tuple), or (``masks``) its bit masks.
+        found: Sequence[Any]
+        masks = False
         if memo is not None and memo.on and table:
             found = memo.lookup(hand, table)
         elif self.counters is not None and table:
             found = self.hand_masks(hand, table)  # counted as masks: only the drawn card's become captures
+            masks = True
         else:
             found = self.hand_captures(hand, table)
         captures = sum(map(len, found))
@@ -120,6 +122,7 @@ class CaptureRules:
         if n > MAX_MOVES:  # where the listing of the moves would stop too
             raise MoveLimitError(len(hand), len(table))
         i = draw(n) if n > 1 else 0
+        caps: Any  # what ``found`` holds for the card (above)
         for card, caps in zip(hand, found, strict=True):
             size = len(caps)
             if size:
@@ -128,13 +131,13 @@ class CaptureRules:
                     if i < extra:
                         return n, (card, ())
                     listed: Sequence[Capture]
-                    if isinstance(caps, tuple):  # the memo's answer, in positions: build it now
+                    if masks:  # bit masks over the deck: the card's captures, ascending
+                        listed = sorted(map(as_cards, caps))
+                    elif isinstance(caps, tuple):  # the memo's answer, in positions: build it now
                         assert memo is not None
                         listed = memo.cards_of(caps, table)
-                    elif isinstance(caps, list):
-                        listed = caps
-                    else:  # bit masks over the deck: the card's captures, ascending
-                        listed = sorted(map(as_cards, caps))
+                    else:
+                        listed = caps  # the plain search's list of captures
                     return n, (card, listed[i - extra])
             elif i < 1:
                 return n, (card, ())
@@ -359,31 +362,71 @@ class CaptureTable:
                     caps = seen[pc] = find(card, table)
                 out.append(caps)
             return out
-        return _first_per_class(hand, table, finders, played_class, list)
+        return _first_per_class(hand, table, finders, played_class)
 
 
 def _first_per_class(
     hand: Sequence[int],
     table: Sequence[int],
-    searches: Sequence[Callable[[int, Sequence[int]], _Found]],
+    searches: Sequence[Callable[[int, Sequence[int]], list[Capture]]],
     played_class: Sequence[int] | None,
-    empty: Callable[[], _Found],
-) -> list[_Found]:
+) -> list[list[Capture]]:
     """For each card of ``hand``, the first non-empty answer of ``searches`` (one per priority tier) on ``table``,
-    else ``empty()``. Cards of one played class (``played_class``; None: every card its own) are searched once and
+    else ``[]``. Cards of one played class (``played_class``; None: every card its own) are searched once and
     share the answer. The innermost loop of a simulation: the searches are called here, not through another call."""
-    seen: dict[int, _Found] = {}
-    out: list[_Found] = []
+    seen: dict[int, list[Capture]] = {}
+    out: list[list[Capture]] = []
     for card in hand:
         pc = card if played_class is None else played_class[card]
         found = seen.get(pc)
         if found is None:
+            found = []
             for search in searches:
                 found = search(card, table)
                 if found:
                     break
-            if found is None:  # no tier at all
-                found = empty()
+            seen[pc] = found
+        out.append(found)
+    return out
+
+
+def _masks_per_class(
+    hand: Sequence[int],
+    table: Sequence[int],
+    tiers: Sequence[Sequence[Masks]],
+    played_class: Sequence[int] | None,
+) -> list[Collection[int]]:
+    """For each card of ``hand``, its captures on ``table`` as bit masks: those of the first tier (``tiers``: each
+    kind's masks) that has any, the union of its kinds', else none. Cards of one played class
+    (``played_class``; None: every card its own) are asked once and share the answer. The innermost loop of
+    random play: the kinds are called here, not through a merging function."""
+    seen: dict[int, Collection[int]] = {}
+    get = seen.get
+    out: list[Collection[int]] = []
+    if played_class is not None and len(tiers) == 1 and len(tiers[0]) == 2:
+        # One free tier of two kinds (a match and a sum kind, say): the commonest merged case, written out.
+        ((first, second),) = tiers
+        for card in hand:
+            pc = played_class[card]
+            found = get(pc)
+            if found is None:
+                a = first(card, table)
+                b = second(card, table)
+                found = seen[pc] = ({*a, *b} if b else a) if a else b
+            out.append(found)
+        return out
+    for card in hand:
+        pc = card if played_class is None else played_class[card]
+        found = get(pc)
+        if found is None:
+            found = ()
+            for kinds in tiers:
+                for masks in kinds:
+                    m = masks(card, table)
+                    if m:
+                        found = {*found, *m} if found else m
+                if found:
+                    break
             seen[pc] = found
         out.append(found)
     return out
@@ -418,9 +461,6 @@ def _classes(signatures: list[tuple[Hashable, ...]]) -> tuple[int, ...]:
     return tuple(ids.setdefault(s, len(ids)) for s in signatures)
 
 
-_NO_MASKS: frozenset[int] = frozenset()
-
-
 def _masks_of(kind: CaptureKind) -> Masks | None:
     """A kind's ``masks``, when they speak for its captures (:func:`_own_hook`) and no ``when`` wraps them (the
     masks would skip the condition)."""
@@ -429,25 +469,13 @@ def _masks_of(kind: CaptureKind) -> Masks | None:
     return kind.masks if _own_hook(kind, "masks") else None
 
 
-def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
-    """A tier's captures as bit masks (a capture of two kinds is one mask: counted once), or None when some kind
-    does not give them."""
+def _counter(tier: tuple[CaptureKind, ...]) -> tuple[Masks, ...] | None:
+    """A tier's kinds' captures as bit masks (:func:`_masks_per_class` merges them: a capture of two kinds is one
+    mask, counted once), or None when some kind does not give them."""
     found = [_masks_of(kind) for kind in tier]
     if any(f is None for f in found):
         return None
-    masks = [f for f in found if f is not None]
-    if len(masks) == 1:
-        return masks[0]
-
-    def merged(played: int, table: Sequence[int]) -> AbstractSet[int]:
-        out: AbstractSet[int] = _NO_MASKS
-        for f in masks:
-            m = f(played, table)
-            if m:
-                out = out | m if out else m
-        return out
-
-    return merged
+    return tuple(f for f in found if f is not None)
 
 
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:

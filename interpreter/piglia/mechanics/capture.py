@@ -12,9 +12,10 @@ for sums, a search pruned by the remaining total.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from itertools import filterfalse
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from piglia.cards import Deck
@@ -78,6 +79,8 @@ def as_cards(mask: int) -> Capture:
         mask ^= low
     return tuple(taken)
 
+
+_bit = (1).__lshift__  # card c -> its bit, 1 << c (in C, for map)
 
 MASKS_REMEMBERED = 1 << 16  # masks a kind keeps the cards of (remember_cards), then forgets at once
 
@@ -242,11 +245,12 @@ class KindMechanic(Mechanic):
         """Every capture this kind allows (see :class:`CaptureKind`)."""
         raise NotImplementedError
 
-    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
-        """Every capture :meth:`captures` lists, as a bit mask over the deck (bit ``c`` for card ``c``), in no
-        order: random play counts them and builds only the one it draws (:meth:`CaptureRules.pick
-        <piglia.variant.CaptureRules.pick>`). Optional: a kind whose class defines ``captures`` but not this
-        (a plugin's, a subclass that searches otherwise) is counted through :meth:`captures`."""
+    def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
+        """Every capture :meth:`captures` lists, as a bit mask over the deck (bit ``c`` for card ``c``), each once,
+        in no order and in any collection (which callers never change): random play counts them and builds only
+        the one it draws (:meth:`CaptureRules.pick <piglia.variant.CaptureRules.pick>`). Optional: a kind whose
+        class defines ``captures`` but not this (a plugin's, a subclass that searches otherwise) is counted through
+        :meth:`captures`."""
         raise NotImplementedError
 
     def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
@@ -423,6 +427,12 @@ class MatchKind(KindMechanic):
         self._hit_of: tuple[Callable[[int], bool] | None, ...] = tuple(
             None if row is None else list(row).__getitem__ for row in self._hits
         )
+        # The same rows as bit masks over the deck (0: no capture of this kind), and the last table seen with its
+        # mask: random play asks for each played class of the hand on one table, and then a capture is an `&`.
+        self._hit_mask: list[int] = [
+            sum(1 << c for c, hit in enumerate(row) if hit) if row else 0 for row in self._hits
+        ]
+        self._last: tuple[list[int], int] = ([], 0)
 
     def phrase(self, page: Page) -> str:
         return page.msg(f"kind.match_{self.inputs.options['by']}")
@@ -441,11 +451,25 @@ class MatchKind(KindMechanic):
             found.sort()
         return list(zip(found))  # one-card captures: (c,) each
 
-    def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
-        hits = self._hit_of[played]
-        if hits is None:
-            return frozenset()
-        return {1 << c for c in filter(hits, table)}
+    def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
+        hit = self._hit_mask[played]
+        if not hit:
+            return ()
+        last = self._last  # read once: the pair stays consistent whoever replaces it
+        if last[0] == table:  # a list compared in C, cheaper than the mask summed again
+            on_table = last[1]
+        else:
+            on_table = sum(map(_bit, table))
+            self._last = (list(table), on_table)
+        found = on_table & hit
+        if not found & (found - 1):  # none, or one card (the commonest answers)
+            return (found,) if found else ()
+        out = []
+        while found:
+            low = found & -found
+            out.append(low)
+            found ^= low
+        return out
 
 
 @register_mechanic
@@ -532,6 +556,9 @@ class SumKind(KindMechanic):
         # Each row's bits as a list's bound __getitem__ (a fast method; a tuple's is a slower slot wrapper).
         self._row_bit_of = [list(bits).__getitem__ for bits in self._row_bits]
         self._enum: dict[int, tuple[int, list[list[int]] | None]] = {}
+        # Per row, the last table whose groups were given, as a list, with them: a turn asks for each card of the
+        # hand on one table, and a list compares in C faster than its mask is summed.
+        self._seen: list[tuple[list[int], list[list[int]]] | None] = [None] * len(rows)
         self._cards_of: dict[int, tuple[int, ...]] = {}
         self._pending: dict[int, int] = {}  # per row, a table seen once and not enumerated (see _groups)
         # Alternative values (``values: [1, 11]``, docs/language.md): per played card, every total to reach
@@ -628,6 +655,33 @@ class SumKind(KindMechanic):
                 return self._listed(groups[need] if need < len(groups) else [])
         return self.search_captures(played, table)
 
+    def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
+        # The shared enumeration holds the groups as masks already: counting them builds no capture (random play
+        # turns only the drawn one into cards), and the enumeration's own list is given, not a copy. Elsewhere (a
+        # small table asked once, a table over the budget, alternative values) the captures are listed and turned
+        # into masks. The table's groups are looked up inline (_groups' first step): a turn of random play asks
+        # this for each played class of the hand, on one table.
+        need = self._need[played]
+        if need is None:
+            return ()
+        row = self._row[played]
+        seen = self._seen[row]
+        if seen is not None and seen[0] == table:
+            groups = seen[1]
+        elif self._alt_needs is None and len(table) >= ENUM_FROM and self._row_enum[row]:
+            found = self._groups(row, table)
+            if found is None:
+                return {sum(map(_bit, cap)) for cap in self.search_captures(played, table)}
+            groups = found
+        else:
+            return {sum(map(_bit, cap)) for cap in self.captures(played, table)}
+        if not 0 < need < len(groups):  # need 0: only the empty group, never a capture (min_cards >= 1)
+            return ()
+        lo, hi = self._min, self._max
+        if lo <= 1 and hi >= len(table):  # every group is within the size bounds
+            return groups[need]
+        return [m for m in groups[need] if lo <= m.bit_count() <= hi]
+
     def search_captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """:meth:`captures` by a search for this played card alone (the reference for the shared enumeration)."""
         need = self._need[played]
@@ -668,6 +722,16 @@ class SumKind(KindMechanic):
         return found
 
     def _groups(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
+        """:meth:`_enumerated`, the last table's answer given again without a look at the cards' bits."""
+        seen = self._seen[row]
+        if seen is not None and seen[0] == table:
+            return seen[1]
+        groups = self._enumerated(row, table)
+        if groups is not None:
+            self._seen[row] = (list(table), groups)
+        return groups
+
+    def _enumerated(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
         """Every group of the ``table`` cards filter ``row`` allows, with a total up to the row's largest need,
         as bit masks (bit ``c`` for card ``c``) listed by total; None when there are more than ENUM_BUDGET.
 
@@ -689,7 +753,8 @@ class SumKind(KindMechanic):
                     self._enum[row] = (mask, None)
                     return None
             elif removed and not added:
-                groups = [[g for g in by if not g & removed] for by in groups]
+                drop = removed.__and__  # the groups that hold a removed card, filtered out in C
+                groups = [list(filterfalse(drop, by)) if by else by for by in groups]
                 self._enum[row] = (mask, groups)
                 return groups
             elif added and not removed and not added & (added - 1):
@@ -721,7 +786,7 @@ class SumKind(KindMechanic):
         for total in range(len(groups) - 1, value - 1, -1):
             below = groups[total - value]
             if below:
-                grown[total] = groups[total] + [g | bit for g in below]
+                grown[total] = [*groups[total], *map(bit.__or__, below)]  # in C
         if sum(map(len, grown)) > ENUM_BUDGET:
             return None
         return grown
