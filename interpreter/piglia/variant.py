@@ -108,7 +108,8 @@ class CaptureRules:
         if memo is not None and memo.on and table:
             found = memo.lookup(hand, table)
         elif self.counters is not None and table:
-            found = self.hand_masks(hand, table)  # counted as masks: only the drawn card's become captures
+            # counted as masks (hand_masks, without the call): only the drawn card's become captures
+            found = _masks_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
         else:
             found = self.hand_captures(hand, table)

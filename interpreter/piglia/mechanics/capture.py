@@ -523,6 +523,7 @@ class SumKind(KindMechanic):
         self._max = int(inp.options.get("max_cards", 10_000))
         if self._max < self._min:
             raise KindOptionError("max_cards", f"max_cards ({self._max}) is less than min_cards ({self._min})")
+        self._any_size = self._min <= 1 and self._max >= len(values)  # no group is ever out of the size bounds
         target = inp.target if inp.target is not None else values
         # Per played card, the total the taken cards must reach (None: no capture of this kind).
         needs = (target[p] - (values[p] if include_played else 0) for p in range(len(values)))
@@ -555,10 +556,9 @@ class SumKind(KindMechanic):
                 self._row_top[r] = max(self._row_top[r], need_p)
         # Each row's bits as a list's bound __getitem__ (a fast method; a tuple's is a slower slot wrapper).
         self._row_bit_of = [list(bits).__getitem__ for bits in self._row_bits]
-        self._enum: dict[int, tuple[int, list[list[int]] | None]] = {}
-        # Per row, the last table whose groups were given, as a list, with them: a turn asks for each card of the
-        # hand on one table, and a list compares in C faster than its mask is summed.
-        self._seen: list[tuple[list[int], list[list[int]]] | None] = [None] * len(rows)
+        # Per row, the last table enumerated: as a list (compared in C, faster than its mask is summed), its
+        # mask, and its groups by total (None: over the budget); see _groups.
+        self._enum_last: list[tuple[list[int], int, list[list[int]] | None] | None] = [None] * len(rows)
         self._cards_of: dict[int, tuple[int, ...]] = {}
         self._pending: dict[int, int] = {}  # per row, a table seen once and not enumerated (see _groups)
         # Alternative values (``values: [1, 11]``, docs/language.md): per played card, every total to reach
@@ -665,9 +665,9 @@ class SumKind(KindMechanic):
         if need is None:
             return ()
         row = self._row[played]
-        seen = self._seen[row]
-        if seen is not None and seen[0] == table:
-            groups = seen[1]
+        last = self._enum_last[row]
+        if last is not None and last[0] == table and last[2] is not None:  # _groups' first step, inline
+            groups = last[2]
         elif self._alt_needs is None and len(table) >= ENUM_FROM and self._row_enum[row]:
             found = self._groups(row, table)
             if found is None:
@@ -677,9 +677,9 @@ class SumKind(KindMechanic):
             return {sum(map(_bit, cap)) for cap in self.captures(played, table)}
         if not 0 < need < len(groups):  # need 0: only the empty group, never a capture (min_cards >= 1)
             return ()
-        lo, hi = self._min, self._max
-        if lo <= 1 and hi >= len(table):  # every group is within the size bounds
+        if self._any_size:
             return groups[need]
+        lo, hi = self._min, self._max
         return [m for m in groups[need] if lo <= m.bit_count() <= hi]
 
     def search_captures(self, played: int, table: Sequence[int]) -> list[Capture]:
@@ -722,44 +722,37 @@ class SumKind(KindMechanic):
         return found
 
     def _groups(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
-        """:meth:`_enumerated`, the last table's answer given again without a look at the cards' bits."""
-        seen = self._seen[row]
-        if seen is not None and seen[0] == table:
-            return seen[1]
-        groups = self._enumerated(row, table)
-        if groups is not None:
-            self._seen[row] = (list(table), groups)
-        return groups
-
-    def _enumerated(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
         """Every group of the ``table`` cards filter ``row`` allows, with a total up to the row's largest need,
         as bit masks (bit ``c`` for card ``c``) listed by total; None when there are more than ENUM_BUDGET.
 
-        Kept per row for the last table seen and brought up to date from it when the new table is that one plus
-        a card (a placement: the groups with the card are added) or less some cards (a capture: the groups that
-        hold any of them are dropped); otherwise built again, one card at a time, or (a small table, asked for
-        the first time) None: the caller searches.
+        Kept per row for the last table seen (as a list, its mask, its groups) and given again while the table is
+        that one, or brought up to date from it when the new table is that one plus a card (a placement: the
+        groups with the card are added) or less some cards (a capture: the groups that hold any of them are
+        dropped); otherwise built again, one card at a time, or (a small table, asked for the first time) None:
+        the caller searches.
         """
+        last = self._enum_last[row]
+        if last is not None and last[0] == table:  # a list compared in C: a turn asks for each card of the hand
+            return last[2]
         mask = sum(map(self._row_bit_of[row], table))
-        last = self._enum.get(row)
-        groups: list[list[int]] | None = None
         if last is not None:
-            known, groups = last
-            if known == mask:
+            _, known, groups = last
+            if known == mask:  # only cards this row may not take came or went
+                self._enum_last[row] = (list(table), mask, groups)
                 return groups
             added, removed = mask & ~known, known & ~mask
             if groups is None:
                 if not removed:  # a bigger table than one already over the budget: over it too
-                    self._enum[row] = (mask, None)
+                    self._enum_last[row] = (list(table), mask, None)
                     return None
             elif removed and not added:
                 drop = removed.__and__  # the groups that hold a removed card, filtered out in C
                 groups = [list(filterfalse(drop, by)) if by else by for by in groups]
-                self._enum[row] = (mask, groups)
+                self._enum_last[row] = (list(table), mask, groups)
                 return groups
             elif added and not removed and not added & (added - 1):
                 groups = self._add_card(groups, added.bit_length() - 1)
-                self._enum[row] = (mask, groups)
+                self._enum_last[row] = (list(table), mask, groups)
                 return groups
         # A table not made from the last one (another deal, a search's copy): built when it is big or asked for a
         # second time (another card of the turn), else searched per card this once.
@@ -767,26 +760,26 @@ class SumKind(KindMechanic):
             self._pending[row] = mask
             return None
         self._pending.pop(row, None)
-        groups = [[0]] + [[] for _ in range(self._row_top[row])]
+        grown: list[list[int]] | None = [[0]] + [[] for _ in range(self._row_top[row])]
         rest = mask
-        while rest and groups is not None:
+        while rest and grown is not None:
             low = rest & -rest
             rest ^= low
-            groups = self._add_card(groups, low.bit_length() - 1)
-        self._enum[row] = (mask, groups)
-        return groups
+            grown = self._add_card(grown, low.bit_length() - 1)
+        self._enum_last[row] = (list(table), mask, grown)
+        return grown
 
     def _add_card(self, groups: list[list[int]] | None, card: int) -> list[list[int]] | None:
         """``groups`` (by total) with the groups that hold ``card`` added; None past the budget."""
         if groups is None:
             return None
         value = self._values[card]
-        bit = 1 << card
+        with_card = (1 << card).__or__  # once: an attribute read makes a new bound method each time
         grown = list(groups)
         for total in range(len(groups) - 1, value - 1, -1):
             below = groups[total - value]
             if below:
-                grown[total] = [*groups[total], *map(bit.__or__, below)]  # in C
+                grown[total] = [*groups[total], *map(with_card, below)]  # in C
         if sum(map(len, grown)) > ENUM_BUDGET:
             return None
         return grown
