@@ -1,8 +1,9 @@
 """Deals per second of CPU time of several source trees of Piglia, side by side: the companion of
 ``instructions.py`` in seconds. Each round runs every tree once, in turn, in a fresh process (warm-up matches,
 then the measured ones, timed with ``time.process_time``); the machine's load moves under all of them alike, and
-the figures are the medians of the rounds, with each tree's ratio to the first one's. Trees are folders holding
-``interpreter/``, as ``git archive`` gives them, and run in this virtual environment::
+the figures are the medians of the rounds, with each tree's ratio to the first one's (of the medians, and the
+median of the rounds' ratios). Trees are folders holding ``interpreter/``, as ``git archive`` gives them, and
+run in this virtual environment::
 
     git archive ea1944b | tar -x -C /tmp/base-ea1944b
     python benchmarks/trees.py /tmp/base-ea1944b . --variant cicera --rounds 7 --matches 200 --warm 120
@@ -78,7 +79,12 @@ def main() -> None:
     first = statistics.median(rates[0])
     for tree, row in zip(args.trees, rates, strict=True):
         median = statistics.median(row)
-        print(f"{args.variant} {tree}: median {median:,.0f} deals/s ({median / first:.2f}x the first tree)")
+        # the ratio round by round too: a noisy moment slows the trees of one round alike
+        ratio = statistics.median(r / f for r, f in zip(row, rates[0], strict=True))
+        print(
+            f"{args.variant} {tree}: median {median:,.0f} deals/s ({median / first:.2f}x the first tree's median;"
+            f" median of the rounds' ratios {ratio:.2f}x)"
+        )
 
 
 if __name__ == "__main__":
