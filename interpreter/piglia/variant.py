@@ -404,8 +404,17 @@ def _masks_per_class(
     seen: dict[int, Collection[int]] = {}
     get = seen.get
     out: list[Collection[int]] = []
-    if played_class is not None and len(tiers) == 1 and len(tiers[0]) == 2:
-        # One free tier of two kinds (a match and a sum kind, say): the commonest merged case, written out.
+    if played_class is not None and len(tiers) == 1 and len(tiers[0]) <= 2:
+        # One tier of one kind, or of two (a match and a sum kind, say): the commonest cases, written out.
+        if len(tiers[0]) == 1:
+            ((only,),) = tiers
+            for card in hand:
+                pc = played_class[card]
+                found = get(pc)
+                if found is None:
+                    found = seen[pc] = only(card, table)
+                out.append(found)
+            return out
         ((first, second),) = tiers
         for card in hand:
             pc = played_class[card]
