@@ -2,8 +2,9 @@
 
 Each measurement is a fresh process running one tree (``PYTHONPATH=<tree>/interpreter``); the trees take turns
 (A, B, B, A, ...) round after round, every tree plays the very same matches (same seeds), and the figure is the
-median of the rounds' deals per second of CPU time. A process first plays ``--warm`` matches unmeasured, so that
-what it learns as it goes (the capture table's memo) is measured warm, as in a long simulation.
+median of the rounds' deals per second of CPU time (and, last column, the median of the rounds' own ratios of the
+last tree to the first). A process first plays ``--warm`` matches unmeasured, so that what it learns as it goes
+(the capture table's memo) is measured warm, as in a long simulation.
 
     git worktree add /tmp/before main            # or: git archive main | tar -x -C /tmp/before
     python benchmarks/ab_trees.py /tmp/before . --rounds 3 --matches 150 --warm 300
@@ -74,12 +75,15 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 deals, seconds = out.stdout.split()
                 rates.setdefault((name, players, tree), []).append(int(deals) / float(seconds))
-    print("| variant | players | " + " | ".join(f"{t} deals/s" for t in args.trees) + " | last / first |")
-    print("|---|---|" + "---|" * len(args.trees) + "---|")
+    print("| variant | players | " + " | ".join(f"{t} deals/s" for t in args.trees) + " | last / first | by round |")
+    print("|---|---|" + "---|" * len(args.trees) + "---|---|")
     for name, players in configs(args.variant):
         medians = [statistics.median(rates[(name, players, t)]) for t in args.trees]
         cells = " | ".join(f"{m:,.0f}" for m in medians)
-        print(f"| {name} | {players} | {cells} | {medians[-1] / medians[0]:.2f}x |")
+        # the ratio round by round too (its median): a noisy moment slows both trees of a round alike
+        first, last = rates[(name, players, args.trees[0])], rates[(name, players, args.trees[-1])]
+        by_round = statistics.median(b / a for a, b in zip(first, last, strict=True))
+        print(f"| {name} | {players} | {cells} | {medians[-1] / medians[0]:.2f}x | {by_round:.2f}x |")
     return 0
 
 

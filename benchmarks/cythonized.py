@@ -19,14 +19,13 @@ equal. Compiling takes a few minutes (``--jobs``: C compilers at once).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
 from pathlib import Path
-
-from trees import one_round
 
 # The modules a random deal runs through (docs/performance.md, "Issue 12, sixth pass").
 HOT = [
@@ -57,6 +56,25 @@ setup(
 )
 """
 
+# One round: warm-up matches (imports, the capture table's memo), then the measured matches, in CPU time.
+CHILD = """
+import json, sys, time
+import piglia
+from piglia.simulate import Summary, _play_watched, match_seed
+from piglia.state import Game
+from piglia.stats import Watcher
+name, count, warm = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+game = Game(piglia.load_variant(name))
+for seed, n in ((2, warm), (1, count)):
+    summary = Summary.empty(game, 1)
+    watcher = Watcher(summary, game)
+    start = time.process_time()
+    for k in range(n):
+        _play_watched(game, match_seed(seed, k), watcher, None)
+    spent = time.process_time() - start
+print(json.dumps({"deals_per_s": summary.deals / spent, "summary": summary.as_dict()}))
+"""
+
 
 def compile_tree(source: Path, dest: Path, jobs: int) -> None:
     """Copy ``source`` to ``dest`` and compile its hot modules in place (``.so`` files beside the ``.py``)."""
@@ -68,6 +86,22 @@ def compile_tree(source: Path, dest: Path, jobs: int) -> None:
     )
     if run.returncode:
         raise SystemExit(f"compiling failed (is Cython installed? pip install cython):\n{run.stderr[-3000:]}")
+
+
+def one_round(tree: Path, variant: str, matches: int, warm: int) -> tuple[float, object]:
+    """(deals per second of CPU time, the summary) of one fresh process running ``tree``."""
+    env = {**os.environ, "PYTHONPATH": str(tree / "interpreter"), "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, variant, str(matches), str(warm)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    figures = json.loads(out)
+    summary = figures["summary"]
+    summary.pop("seconds", None)
+    return float(figures["deals_per_s"]), summary
 
 
 def main() -> None:
@@ -88,7 +122,7 @@ def main() -> None:
         (src, seen), (cy, other) = (
             one_round(t, args.variant, args.matches, args.warm) for t in (args.source, args.dest)
         )
-        if seen != other:  # the compiled copy must play the very same deals
+        if seen != other:
             raise SystemExit("the compiled copy played other deals than the source tree")
         rates["source"].append(src)
         rates["compiled"].append(cy)
