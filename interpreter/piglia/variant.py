@@ -58,14 +58,6 @@ class CaptureRules:
         ready = bool(counters) and all(c is not None for c in counters)
         object.__setattr__(self, "counters", tuple(c for c in counters if c is not None) if ready else None)
 
-    def hand_masks(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
-        """For each card of ``hand``, :meth:`captures` on ``table`` as bit masks over the deck, in no order (the
-        kinds' ``masks``; cards of one played class searched once). Only when :attr:`counters` is set."""
-        counters = self.counters
-        assert counters is not None
-        memo = self.table
-        return _masks_per_class(hand, table, counters, memo.played_class if memo is not None else None)
-
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
         for find in self.finders:
@@ -108,7 +100,7 @@ class CaptureRules:
         if memo is not None and memo.on and table:
             found = memo.lookup(hand, table)
         elif self.counters is not None and table:
-            # counted as masks (hand_masks, without the call): only the drawn card's become captures
+            # counted as masks (the kinds' ``masks``): only the drawn card's become captures
             found = _masks_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
         else:
