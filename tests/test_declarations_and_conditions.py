@@ -64,3 +64,28 @@ def test_mistakes_are_reported_at_their_place(tmp_path: Path, text: str, where: 
         piglia.load_variant(path)
     message = info.value.errors[0].format()
     assert where in message and says in message, message
+
+
+def test_a_remembered_declaration_is_the_one_worked_out() -> None:
+    """``Declarations.declare`` remembers hands it was asked (a game asks at the first card of every hand); the
+    answer must be the one worked out afresh, whatever the order of the hand's cards, wild card or not (Cirulla's
+    declarations with its wild 7 of hearts, CI1.2), and the memory stays bounded."""
+    import random
+
+    from piglia.mechanics import declarations as declarations_module
+    from piglia.mechanics.declarations import Declarations
+
+    declarations = piglia.load_variant("cirulla").declarations
+    assert declarations is not None and declarations.wild_cards
+    fresh = Declarations(declarations.hands, declarations.wild, declarations.wild_cards, declarations.namings)
+    rng = random.Random(5)
+    cards = range(40)
+    hands = [rng.sample(cards, 3) for _ in range(600)]
+    hands += [[*sorted(declarations.wild_cards), *rng.sample(cards, 2)] for _ in range(100)]  # the wild card held
+    declared = 0
+    for hand in hands + [list(reversed(h)) for h in hands]:  # asked again, in another order
+        want = fresh._declare(hand)
+        assert fresh.declare(hand) == want, hand
+        declared += want is not None
+    assert declared > 0  # some hands declare
+    assert 0 < len(fresh.known) <= declarations_module.DECLARED_KEPT

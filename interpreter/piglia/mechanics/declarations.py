@@ -22,7 +22,7 @@ order (so a wild counts as the lowest rank that works). The declared cards are p
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import product
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +98,9 @@ class HandEnv:
     hand: tuple[int, ...]
 
 
+DECLARED_KEPT = 1 << 14  # hands whose declaration a variant remembers (Declarations.known), then forgets at once
+
+
 @dataclass(frozen=True)
 class Declaration:
     """One declaration: its name, condition and points."""
@@ -117,8 +120,28 @@ class Declarations:
     # per wild card: the cards it may be named as, in rank order (same suit, each rank)
     namings: Mapping[int, tuple[int, ...]]
 
+    # Hands asked before, with their answer: a declaration reads nothing but the hand, and a game asks at the first
+    # card of every hand (Cirulla: a wild card named each way, every declaration tried). Keyed by the hand sorted
+    # when it holds at most one wild card (then its order changes nothing), else as it is; cleared past
+    # DECLARED_KEPT hands (memory stays bounded). Callers never change an answer.
+    known: dict[tuple[int, ...], tuple[Declaration, int, dict[int, int]] | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
     def declare(self, hand: Sequence[int]) -> tuple[Declaration, int, dict[int, int]] | None:
         """The declaration ``hand`` makes (the first that holds), its points and the wild namings; or None."""
+        wild = self.wild_cards
+        key = tuple(hand) if len(wild.intersection(hand)) > 1 else tuple(sorted(hand))
+        known = self.known
+        if key in known:
+            return known[key]
+        if len(known) >= DECLARED_KEPT:
+            known.clear()
+        found = known[key] = self._declare(hand)
+        return found
+
+    def _declare(self, hand: Sequence[int]) -> tuple[Declaration, int, dict[int, int]] | None:
+        """:meth:`declare` worked out: each declaration in turn, with each naming of the wild cards."""
         wilds = [c for c in hand if c in self.wild_cards]
         plain = [c for c in hand if c not in self.wild_cards]
         choices = list(product(*(self.namings[w] for w in wilds))) if wilds else [()]
