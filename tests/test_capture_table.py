@@ -85,6 +85,30 @@ def test_the_memo_switches_itself_off_when_it_misses() -> None:
     assert not memo.on and not memo.memo
 
 
+def _judged(rates: list[float]) -> tuple[bool, int]:
+    """A fresh memo judged on windows with these hit rates: whether it is still on, and after how many windows."""
+    memo = CaptureTable.build(piglia.load_variant("scopa").capture.tiers)
+    assert memo is not None
+    for rate in rates:
+        memo.lookups = 1000
+        memo.hits = round(rate * 1000)
+        memo._judge()
+        if not memo.on:
+            break
+    return memo.on, memo.windows
+
+
+def test_a_memo_that_does_not_learn_is_given_up_at_its_second_window() -> None:
+    """Hit rates as measured (docs/performance.md, issue 12's seventh pass): Cicera's memo stays near 24% from its
+    first window, and is switched off at the second instead of after the warm-up; a memo that learns (Scopa's 32%
+    then 60%, Escoba's 19% then 39%) keeps its warm-up, and one below 60% after it is switched off then."""
+    assert _judged([0.24, 0.24, 0.26]) == (False, 2)
+    assert _judged([0.14, 0.18]) == (False, 2)  # Tablanette: a little, not enough
+    assert _judged([0.32, 0.60, 0.72, 0.76, 0.83, 0.84]) == (True, 6)
+    assert _judged([0.19, 0.39, 0.45, 0.48, 0.55]) == (False, 5)  # learning, but not to 60% by the warm-up's end
+    assert _judged([0.5, 0.5, 0.5]) == (True, 3)  # flat but high: judged after the warm-up like any other
+
+
 class _OtherSum(SumKind):
     """A subclass that searches its own way and does not say what it reads (as a plugin might)."""
 

@@ -217,6 +217,11 @@ class CaptureTable:
     WINDOW = 4096  # lookups between checks of the hit rate
     WARM_UP = 4  # windows not judged: an empty memo misses while it fills
     MIN_HIT_RATE = 0.6  # below this over a window, the memo costs more than it saves: off for good
+    # A memo still below FLAT_BELOW in its second window, having gained less than FLAT_RISE on its first, is not
+    # learning: the tables are too varied for it (Cicera's stay near 24% from the first window on), and it is
+    # given up then rather than after the warm-up. A learning memo gains far more (Scopa's 32% -> 60%).
+    FLAT_BELOW = 0.3
+    FLAT_RISE = 0.05
     MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)
 
     def __init__(
@@ -249,6 +254,7 @@ class CaptureTable:
         self.hits = 0
         self.lookups = 0
         self.windows = 0
+        self.first_rate = 0.0  # the hit rate of the first window (see FLAT_BELOW)
 
     @classmethod
     def build(cls, tiers: tuple[tuple[CaptureKind, ...], ...]) -> CaptureTable | None:
@@ -333,9 +339,13 @@ class CaptureTable:
 
     def _judge(self) -> None:
         """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs
-        more than it saves, and is switched off for good."""
+        more than it saves, and is switched off for good; so it is at the second window if it is not learning."""
         self.windows += 1
-        if self.windows > self.WARM_UP and self.hits < self.MIN_HIT_RATE * self.lookups:
+        rate = self.hits / self.lookups
+        if self.windows == 1:
+            self.first_rate = rate
+        flat = self.windows == 2 and rate < self.FLAT_BELOW and rate - self.first_rate < self.FLAT_RISE
+        if flat or (self.windows > self.WARM_UP and rate < self.MIN_HIT_RATE):
             self.on = False
             self.memo = {}
         self.hits = self.lookups = 0
