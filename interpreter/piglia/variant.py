@@ -218,8 +218,9 @@ class CaptureTable:
     WARM_UP = 4  # windows not judged: an empty memo misses while it fills
     MIN_HIT_RATE = 0.6  # below this over a window, the memo costs more than it saves: off for good
     # A memo still below FLAT_BELOW in its second window, having gained less than FLAT_RISE on its first, is not
-    # learning: the tables are too varied for it (Cicera's stay near 24% from the first window on), and it is
-    # given up then rather than after the warm-up. A learning memo gains far more (Scopa's 32% -> 60%).
+    # learning: the tables are too varied for it (big tables of a four-player game stay near 24% from the first
+    # window on), and it is given up then rather than after the warm-up. A learning memo gains far more (32% ->
+    # 60% for the classic two-player game; docs/performance.md, issue 12's seventh pass).
     FLAT_BELOW = 0.3
     FLAT_RISE = 0.05
     MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)

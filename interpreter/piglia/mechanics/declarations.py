@@ -121,7 +121,7 @@ class Declarations:
     namings: Mapping[int, tuple[int, ...]]
 
     # Hands asked before, with their answer: a declaration reads nothing but the hand, and a game asks at the first
-    # card of every hand (Cirulla: a wild card named each way, every declaration tried). Keyed by the hand sorted
+    # card of every hand (with a wild card: each naming of it, against every declaration). Keyed by the hand sorted
     # when it holds at most one wild card (then its order changes nothing), else as it is; cleared past
     # DECLARED_KEPT hands (memory stays bounded). Callers never change an answer.
     known: dict[tuple[int, ...], tuple[Declaration, int, dict[int, int]] | None] = field(
