@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
@@ -29,6 +29,7 @@ Expr = Callable[[Any], Any]
 RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by deck indexes
 # (played, table) -> its captures as bit masks over the deck, each once, in any collection (KindMechanic.masks)
 Masks = Callable[[int, Sequence[int]], Collection[int]]
+_Found = TypeVar("_Found", list[Capture], Collection[int])  # what a search answers per card
 Guard = tuple[Sequence[bool], Callable[[Any], Any]]  # a kind's `when`: (its played-card filter, the condition)
 
 
@@ -45,9 +46,10 @@ class CaptureRules:
     )
     # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
     table: CaptureTable | None = field(init=False, repr=False, compare=False, default=None)
-    # Per tier, each kind's ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``), when every
-    # kind gives its captures so: random play counts them and builds only the capture it draws (see pick).
-    counters: tuple[tuple[Masks, ...], ...] | None = field(init=False, repr=False, compare=False, default=None)
+    # One function per tier, ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``, or their
+    # union for a tier of several kinds), when every kind gives its captures so: random play counts them and
+    # builds only the capture it draws (see pick).
+    counters: tuple[Masks, ...] | None = field(init=False, repr=False, compare=False, default=None)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
@@ -101,7 +103,7 @@ class CaptureRules:
             found = memo.lookup(hand, table)
         elif self.counters is not None and table:
             # counted as masks (the kinds' ``masks``): only the drawn card's become captures
-            found = _masks_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
+            found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
         else:
             found = self.hand_captures(hand, table)
@@ -353,93 +355,40 @@ class CaptureTable:
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""
-        played_class = self.played_class
-        finders = self.finders
-        seen: dict[int, list[Capture]] = {}
-        out: list[list[Capture]] = []
-        if len(finders) == 1:  # one tier: its finder straight
-            (find,) = finders
-            for card in hand:
-                pc = played_class[card]
-                caps = seen.get(pc)
-                if caps is None:
-                    caps = seen[pc] = find(card, table)
-                out.append(caps)
-            return out
-        return _first_per_class(hand, table, finders, played_class)
+        return _first_per_class(hand, table, self.finders, self.played_class)
 
 
 def _first_per_class(
     hand: Sequence[int],
     table: Sequence[int],
-    searches: Sequence[Callable[[int, Sequence[int]], list[Capture]]],
+    searches: Sequence[Callable[[int, Sequence[int]], _Found]],
     played_class: Sequence[int] | None,
-) -> list[list[Capture]]:
+) -> list[_Found]:
     """For each card of ``hand``, the first non-empty answer of ``searches`` (one per priority tier) on ``table``,
-    else ``[]``. Cards of one played class (``played_class``; None: every card its own) are searched once and
-    share the answer. The innermost loop of a simulation: the searches are called here, not through another call."""
-    seen: dict[int, list[Capture]] = {}
-    out: list[list[Capture]] = []
-    for card in hand:
-        pc = card if played_class is None else played_class[card]
-        found = seen.get(pc)
-        if found is None:
-            found = []
-            for search in searches:
-                found = search(card, table)
-                if found:
-                    break
-            seen[pc] = found
-        out.append(found)
-    return out
-
-
-def _masks_per_class(
-    hand: Sequence[int],
-    table: Sequence[int],
-    tiers: Sequence[Sequence[Masks]],
-    played_class: Sequence[int] | None,
-) -> list[Collection[int]]:
-    """For each card of ``hand``, its captures on ``table`` as bit masks: those of the first tier (``tiers``: each
-    kind's masks) that has any, the union of its kinds', else none. Cards of one played class
-    (``played_class``; None: every card its own) are asked once and share the answer. The innermost loop of
-    random play: the kinds are called here, not through a merging function."""
-    seen: dict[int, Collection[int]] = {}
+    else the last tier's empty one. Cards of one played class (``played_class``; None: every card its own) are
+    searched once and share the answer. The innermost loop of a simulation: the searches are called here, not
+    through another call."""
+    seen: dict[int, _Found] = {}
     get = seen.get
-    out: list[Collection[int]] = []
-    if played_class is not None and len(tiers) == 1 and len(tiers[0]) <= 2:
-        # One tier of one kind, or of two (a match and a sum kind, say): the commonest cases, written out.
-        if len(tiers[0]) == 1:
-            ((only,),) = tiers
-            for card in hand:
-                pc = played_class[card]
-                found = get(pc)
-                if found is None:
-                    found = seen[pc] = only(card, table)
-                out.append(found)
-            return out
-        ((first, second),) = tiers
+    out: list[_Found] = []
+    if played_class is not None and len(searches) == 1:  # one tier, cards in classes: the commonest case, lean
+        (search,) = searches
         for card in hand:
             pc = played_class[card]
             found = get(pc)
             if found is None:
-                a = first(card, table)
-                b = second(card, table)
-                found = seen[pc] = ({*a, *b} if b else a) if a else b
+                found = seen[pc] = search(card, table)
             out.append(found)
         return out
     for card in hand:
         pc = card if played_class is None else played_class[card]
         found = get(pc)
         if found is None:
-            found = ()
-            for kinds in tiers:
-                for masks in kinds:
-                    m = masks(card, table)
-                    if m:
-                        found = {*found, *m} if found else m
+            for search in searches:
+                found = search(card, table)
                 if found:
                     break
+            assert found is not None  # a variant has one tier at least
             seen[pc] = found
         out.append(found)
     return out
@@ -482,13 +431,34 @@ def _masks_of(kind: CaptureKind) -> Masks | None:
     return kind.masks if _own_hook(kind, "masks") else None
 
 
-def _counter(tier: tuple[CaptureKind, ...]) -> tuple[Masks, ...] | None:
-    """A tier's kinds' captures as bit masks (:func:`_masks_per_class` merges them: a capture of two kinds is one
-    mask, counted once), or None when some kind does not give them."""
+def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
+    """A tier's captures as bit masks (a capture of two kinds is one mask: counted once), or None when some kind
+    does not give them."""
     found = [_masks_of(kind) for kind in tier]
     if any(f is None for f in found):
         return None
-    return tuple(f for f in found if f is not None)
+    masks = [f for f in found if f is not None]
+    if len(masks) == 1:
+        return masks[0]
+    if len(masks) == 2:  # the common free tier (a match kind and a sum kind): no loop over the kinds
+        first, second = masks
+
+        def merged2(played: int, table: Sequence[int]) -> Collection[int]:
+            a = first(played, table)
+            b = second(played, table)
+            return ({*a, *b} if b else a) if a else b
+
+        return merged2
+
+    def merged(played: int, table: Sequence[int]) -> Collection[int]:
+        out: Collection[int] = ()
+        for f in masks:
+            m = f(played, table)
+            if m:
+                out = {*out, *m} if out else m
+        return out
+
+    return merged
 
 
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:

@@ -464,12 +464,7 @@ class MatchKind(KindMechanic):
         found = on_table & hit
         if not found & (found - 1):  # none, or one card (the commonest answers)
             return (found,) if found else ()
-        out = []
-        while found:
-            low = found & -found
-            out.append(low)
-            found ^= low
-        return out
+        return list(map(_bit, as_cards(found)))  # each card its own capture
 
 
 @register_mechanic
