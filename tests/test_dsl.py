@@ -19,7 +19,7 @@ from lark import Lark
 import piglia.dsl
 from conftest import ROOT
 from piglia.cards import Deck, Rank, Suit, Table
-from piglia.dsl import Compiled, T, compile_expr, lark_grammar, parse
+from piglia.dsl import Compiled, Scope, T, compile_expr, lark_grammar, parse
 from piglia.dsl.compiler import compile_reference
 from piglia.dsl.nodes import (
     Attr,
@@ -124,7 +124,7 @@ def run(text: str, env: Any = ENV, **kwargs: Any) -> Any:
 
 
 def test_public_interface() -> None:
-    assert sorted(piglia.dsl.__all__) == ["Compiled", "T", "compile_expr", "lark_grammar", "parse"]
+    assert sorted(piglia.dsl.__all__) == ["Compiled", "Scope", "T", "compile_expr", "lark_grammar", "parse"]
     assert [t.name for t in T] == [
         "INT",
         "BOOL",
@@ -903,7 +903,16 @@ ENVS = [
             "want": 0,
         }
     ),
+    # a pile across all four suits (a fold on bit masks reads it in several runs of cards) and a table of one card
+    SimpleNamespace(**{**vars(ENV), "pile": cards("Rb Ad 5c Fs 7b 2d Cc 3b"), "table": cards("7c"), "n": -3}),
 ]
+
+
+BITS_SCOPE = Scope(SCOPE, bits={"pile": "pile_bits", "table": "table_bits"})
+
+
+def bits(cards: tuple[int, ...]) -> int:
+    return sum(1 << c for c in cards)
 
 
 @settings(FUZZ_SETTINGS, max_examples=300)
@@ -913,6 +922,12 @@ ENVS = [
 @example("sum(max(primiera[c.rank] for c in pile where c.suit == s) for s in suits)")
 @example("all(any(c.suit == s for c in pile) for s in suits)")
 @example("max(count(c for c in table where c.suit == s) for s in suits)")
+# folds over bit masks: several runs of cards, negative values, nothing passing
+@example("max(c.value - 9 for c in pile)")
+@example("min(c.value * -1 for c in pile where c.suit != coins)")
+@example("sum(primiera[c] - n for c in pile where c.court or c.suit == clubs)")
+@example("min(primiera[c] for c in table where c.rank == re)")
+@example("count(c for c in pile where not c.court) + count(table where suit == cups)")
 def test_optimised_and_reference_compilations_agree(text: str) -> None:
     try:
         fast = compile_expr(text, scope=SCOPE, deck=DECK, expected=tuple(T))
@@ -928,11 +943,15 @@ def test_optimised_and_reference_compilations_agree(text: str) -> None:
         # where the optimised compilation's does not (found by CI: a loop-invariant `any` inside a nest of loops).
         assert error.message.startswith("expression too costly"), (text, error)
         return
-    assert fast.type is slow.type
-    assert fast.names == slow.names
+    # The same text where the environment also gives the pile and the table as bit masks (Scope.bits): the
+    # aggregates over them run on the masks.
+    on_bits = compile_expr(text, scope=BITS_SCOPE, deck=DECK, expected=tuple(T))
+    assert fast.type is slow.type is on_bits.type
+    assert fast.names == slow.names == on_bits.names
     for env in ENVS:
         a, b = fast.fn(env), slow.fn(env)
+        c = on_bits.fn(SimpleNamespace(**vars(env), pile_bits=bits(env.pile), table_bits=bits(env.table)))
         if fast.type in (T.CARDS, T.SUITS, T.RANKS):
-            a, b = sorted(a), sorted(b)  # a collection is any iterable of its elements
-        assert a == b, (text, env)
+            a, b, c = sorted(a), sorted(b), sorted(c)  # a collection is any iterable of its elements
+        assert a == b == c, (text, env)
         assert CHECK_TYPE[fast.type](fast.fn(env))

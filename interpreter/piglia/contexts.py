@@ -7,11 +7,11 @@ used out of place is an error at validation time, not a surprise at play time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from piglia.dsl import T
+from piglia.dsl import Scope, T
 
 __all__ = [
     "AWARD_SCOPE",
@@ -24,6 +24,7 @@ __all__ = [
     "AwardEnv",
     "BonusEnv",
     "CardEnv",
+    "CardSet",
     "DealEnv",
     "PileEnv",
     "PlayInfo",
@@ -44,6 +45,20 @@ class PlayInfo(NamedTuple):
 
 
 NO_PLAY = PlayInfo(-1, (), False, -1)
+
+# 1 << c for each card c, read through a list (no new int per card), grown in place for a bigger deck.
+_BITS = [1 << c for c in range(128)]
+_bit_of = _BITS.__getitem__
+
+
+def _bits_of(cards: Sequence[int]) -> int:
+    """The bit mask of ``cards`` (distinct cards of a deck: indexes from 0)."""
+    try:
+        return sum(map(_bit_of, cards))
+    except IndexError:  # a deck of more than 128 cards
+        _BITS.extend(1 << c for c in range(len(_BITS), max(cards) + 1))
+        return sum(map(_bit_of, cards))
+
 
 # The attributes of a play (``previous.card``...) and their types: the one table the DSL compiler checks them
 # against; the phrasing reads the compiler's types. Its keys are the fields of PlayInfo, in order.
@@ -72,11 +87,36 @@ class BonusEnv:
 
 @dataclass(slots=True)
 class AwardEnv:
-    """The scope of an award: one team's pile at the end of a deal."""
+    """The scope of an award: one team's pile at the end of a deal (each card once)."""
 
     pile: tuple[int, ...]
     team: int
     deal: int
+    _bits: int = field(default=-1, repr=False, compare=False)
+
+    @property
+    def pile_bits(self) -> int:
+        """The pile as a bit mask (bit ``c`` for card ``c``): the compiled aggregates over the pile read this
+        (``AWARD_SCOPE.bits``). A :class:`CardSet` pile brings its own; another is worked out once per env."""
+        bits = self._bits
+        if bits < 0:
+            pile = self.pile
+            bits = self._bits = pile.bits if type(pile) is CardSet else _bits_of(pile)
+        return bits
+
+
+class CardSet(tuple[int, ...]):
+    """A tuple of distinct cards that also holds them as a bit mask, ``bits`` (bit ``c`` for card ``c``).
+
+    The deal's end hands the teams' piles to every award as card sets, so that the mask is worked out once per
+    pile, not once per award (:attr:`AwardEnv.pile_bits`)."""
+
+    bits: int
+
+    def __new__(cls, cards: Iterable[int]) -> CardSet:
+        made = super().__new__(cls, cards)
+        made.bits = _bits_of(made)
+        return made
 
 
 @dataclass(slots=True)
@@ -118,7 +158,7 @@ BONUS_SCOPE: Mapping[str, T] = {
     "deal": T.INT,
     "top": T.CARD,
 }
-AWARD_SCOPE: Mapping[str, T] = {"pile": T.CARDS, "team": T.INT, "deal": T.INT}
+AWARD_SCOPE: Mapping[str, T] = Scope({"pile": T.CARDS, "team": T.INT, "deal": T.INT}, bits={"pile": "pile_bits"})
 CARD_SCOPE: Mapping[str, T] = {"card": T.CARD, "played": T.CARD}
 PLAYED_SCOPE: Mapping[str, T] = {"played": T.CARD}
 DEAL_SCOPE: Mapping[str, T] = {"table": T.CARDS, "dealer": T.INT}

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from piglia.chance import MAX_REDEALS, ChanceOutcome, DealOutcome, Phase, RefillOutcome, shuffle_deal
-from piglia.contexts import AwardEnv, DealEnv
+from piglia.contexts import AwardEnv, CardSet, DealEnv
 from piglia.errors import PigliaError
 from piglia.events import Deal, DealEnd, MatchEnd, Misdeal, Opening, Refill
 from piglia.mechanics import declarations, facedown
@@ -205,7 +205,7 @@ def end_deal(state: State) -> None:
         leftover_team = game.players.team_of[state.last_capturer]
         state.piles[leftover_team].extend(leftover)
         state.table = []
-    piles = [tuple(p) for p in state.piles]
+    piles = [CardSet(p) for p in state.piles]  # each pile's bit mask worked out once, for every award
     scores = state.deal_scores
     first_award = len(scores)  # bonuses come first in deal_scores, then the awards
     carry: dict[str, int] = {}  # ``tie: carry``: points an award tied this deal carries to the next

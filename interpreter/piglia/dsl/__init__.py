@@ -7,7 +7,7 @@ The language is described in docs/language.md (Expressions); the grammar is gram
 """
 
 from piglia.dsl.compiler import Compiled, compile_expr
-from piglia.dsl.dtypes import T
+from piglia.dsl.dtypes import Scope, T
 from piglia.dsl.parser import lark_grammar, parse
 
-__all__ = ["Compiled", "T", "compile_expr", "lark_grammar", "parse"]
+__all__ = ["Compiled", "Scope", "T", "compile_expr", "lark_grammar", "parse"]

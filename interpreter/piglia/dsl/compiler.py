@@ -351,6 +351,9 @@ class _Compiler:
     ) -> None:
         self.fold = fold  # False: no constants, tables or fast loops (the reference for tests)
         self.scope = scope
+        # Scope collections the environment also gives as bit masks (Scope.bits): aggregates over them run on the
+        # mask. Not in the reference, which stays the plain loop the fast forms are checked against.
+        self.bits: Mapping[str, str] = getattr(scope, "bits", {}) if fold else {}
         self.string_values = string_values or {}
         self.deck = deck
         self.known_elsewhere = known_elsewhere
@@ -935,6 +938,12 @@ class _Compiler:
             rt = T.CARDS
         return self.loop(agg, rt, loop, cond, elem)
 
+    def bits_of(self, coll: Code) -> Code | None:
+        """The code reading ``coll`` as a bit mask, when it is a scope collection the environment also gives so
+        (:class:`~piglia.dsl.dtypes.Scope`'s ``bits``); else None."""
+        attr = self.bits.get(coll.path) if coll.kind is Kind.ENV and coll.path is not None else None
+        return None if attr is None else _env(T.INT, operator.attrgetter(attr), 1)
+
     def loop(self, agg: str, rt: T, loop: _Loop, cond: Code | None, elem: Code | None) -> Code:
         """Build the code of one aggregate over one loop, in C-speed form when the parts are tables."""
         slot, coll = loop.slot, loop.coll
@@ -948,9 +957,16 @@ class _Compiler:
         def on_slot(code: Code | None) -> bool:
             return code is None or code.kind is Kind.CONST or (code.kind is Kind.TAB and code.slot == slot)
 
+        # The collection as a bit mask, where the environment gives it so (Scope.bits); None: as its cards.
+        bits = self.bits_of(coll)
+
         if self.fold and on_slot(cond) and on_slot(elem):
             mask = None if cond is None else cond.table
             values = None if elem is None else (elem.table if elem.kind is Kind.TAB else (elem.value,) * size)
+            on_bits = None if bits is None else _fast_bits(agg, mask, values)
+            if on_bits is not None:
+                assert bits is not None
+                return self.lift(rt, on_bits, [bits], cost=size)
             return self.lift(rt, _fast(agg, mask, values), [coll], cost=size)
 
         inner = [p for p in (cond, elem) if p is not None]
@@ -961,16 +977,22 @@ class _Compiler:
             (other,) = outer
             work = len(self.domains[other]) * size * (1 + sum(p.cost for p in inner))
             if work <= _FOLD_BUDGET:
-                frame, cores = self.frame(), []
+                frame, tables = self.frame(), []
                 for v in self.domains[other]:
                     frame[other] = v
                     mask = None if cond is None else self.tabulate(cond, slot, frame)
                     values = None if elem is None else self.tabulate(elem, slot, frame)
-                    cores.append(_fast(agg, mask, values))
+                    tables.append((mask, values))
+                # on the bit mask if every value's form can be, else on the cards
+                bit_cores = [] if bits is None else [_fast_bits(agg, mask, values) for mask, values in tables]
+                cores: list[Callable[[Any], Any]] = [f for f in bit_cores if f is not None]
+                over = bits if bits is not None and len(cores) == len(tables) else coll
+                if over is coll:
+                    cores = [_fast(agg, mask, values) for mask, values in tables]
                 by_value = tuple(cores)
-                code = self.lift(rt, lambda c, v: by_value[v](c), [coll, self.idents[other]], cost=size)
-                if code.kind is Kind.GEN and not coll.deps and coll.efn is not None:
-                    code = dataclasses.replace(code, per_value=(by_value, coll, other))
+                code = self.lift(rt, lambda c, v: by_value[v](c), [over, self.idents[other]], cost=size)
+                if code.kind is Kind.GEN and not over.deps and over.efn is not None:
+                    code = dataclasses.replace(code, per_value=(by_value, over, other))
                 return code
 
         if (
@@ -1094,6 +1116,83 @@ def _fast(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] | None
         return extreme
     vals, keep = values, mask
     return lambda c: fold([vals[x] for x in c if keep[x]])
+
+
+# An aggregate over a bit mask reads the values of its cards through tables of every subset of a run of
+# _CHUNK consecutive cards (1,024 entries each), at most _MAX_CHUNKS of them; past that, it reads the cards.
+_CHUNK = 10
+_MAX_CHUNKS = 4
+
+
+def _fast_bits(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] | None) -> Callable[[int], Any] | None:
+    """:func:`_fast` for a collection given as a bit mask (bit ``c`` for card ``c``), or None when it has no such
+    form (``distinct``, ``filter``; values spread over more than _MAX_CHUNKS runs of cards).
+
+    ``mask`` and ``values`` are as for :func:`_fast`: one entry per card, then one for "no card" (not in a mask).
+    """
+    n = len(mask if mask is not None else values if values is not None else ()) - 1
+    passing = [c for c in range(n) if mask is None or mask[c]]
+    if agg in ("count", "empty"):
+        if mask is None:
+            return int.bit_count if agg == "count" else operator.not_
+        chosen = _bits(passing)
+        if agg == "count":
+            return lambda b: (b & chosen).bit_count()
+        return lambda b: not b & chosen
+    if values is None or agg not in ("sum", "max", "min", "any", "all"):
+        return None
+    if agg in ("any", "all"):
+        # any: some passing card's value holds; all: no passing card's value fails
+        hits = _bits([c for c in passing if bool(values[c]) is (agg == "any")])
+        if agg == "any":
+            return lambda b: b & hits != 0
+        return lambda b: not b & hits
+    count = [c for c in passing if values[c]] if agg == "sum" else passing  # a zero adds nothing to a sum
+    if not count:
+        return lambda b: 0  # nothing can pass: the empty aggregate's 0
+    first, last = count[0], count[-1]
+    chunks = (last - first) // _CHUNK + 1
+    if chunks > _MAX_CHUNKS:
+        return None
+    kept = set(count)
+    # The empty run's entry: 0 for a sum; for max and min a value beyond every real one, so that "nothing passed"
+    # is told from a real value and gives 0 at the end, as _max0 and _min0 do.
+    if agg == "sum":
+        empty, fold = 0, operator.add
+    else:
+        real = [values[c] for c in count]
+        empty = min(real) - 1 if agg == "max" else max(real) + 1
+        fold = max if agg == "max" else min
+    parts: list[tuple[int, int, list[Any]]] = []
+    for k in range(chunks):
+        start = first + k * _CHUNK
+        width = min(_CHUNK, last + 1 - start)
+        table = [empty]
+        for c in range(start, start + width):  # each card doubles the table: the subsets without it, then with it
+            table += [fold(t, values[c]) for t in table] if c in kept else table
+        parts.append((start, (1 << width) - 1, table))
+    if len(parts) == 1:
+        ((start, low, table),) = parts
+        if agg != "sum":
+            table = [0 if t == empty else t for t in table]
+        return lambda b: table[(b >> start) & low]
+    if agg == "sum":
+        return lambda b: sum([table[(b >> start) & low] for start, low, table in parts])
+    best = max if agg == "max" else min
+
+    def extreme(b: int) -> Any:
+        r = best([table[(b >> start) & low] for start, low, table in parts])
+        return 0 if r == empty else r
+
+    return extreme
+
+
+def _bits(cards: Iterable[int]) -> int:
+    """The bit mask of ``cards``."""
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------

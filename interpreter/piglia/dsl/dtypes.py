@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
-__all__ = ["ELEMENT_OF", "T", "collection_of", "describe", "describe_any"]
+__all__ = ["ELEMENT_OF", "Scope", "T", "collection_of", "describe", "describe_any"]
 
 
 class T(enum.Enum):
@@ -21,6 +21,20 @@ class T(enum.Enum):
     RANK = "rank"  # int: index into deck.ranks (rank order)
     RANKS = "ranks"  # tuple of rank ints
     PLAY = "play"  # object with .card, .captured, .placed, .player
+
+
+class Scope(dict[str, T]):
+    """The variables a place in a variant file may read, and their types (a plain mapping does as well).
+
+    ``bits`` names, for some card collections of the scope, the attribute of the environment that also gives that
+    collection as a bit mask (bit ``c`` set for card ``c``; the collection holds each card once): an aggregate
+    over such a collection (``count``, ``empty``, ``any``, ``all``, ``sum``, ``max``, ``min``) then runs on the
+    mask, in a few integer operations and table lookups instead of a pass over its cards.
+    """
+
+    def __init__(self, types: Mapping[str, T], *, bits: Mapping[str, str] | None = None) -> None:
+        super().__init__(types)
+        self.bits: Mapping[str, str] = dict(bits or {})
 
 
 _WORDS = {
