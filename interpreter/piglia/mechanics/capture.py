@@ -433,6 +433,8 @@ class MatchKind(KindMechanic):
             sum(1 << c for c, hit in enumerate(row) if hit) if row else 0 for row in self._hits
         ]
         self._last: tuple[list[int], int] = ([], 0)
+        # card -> its bit through a list (an existing int each time, where 1 << c makes a new one)
+        self._bit_of = [1 << c for c in range(n)].__getitem__
 
     def phrase(self, page: Page) -> str:
         return page.msg(f"kind.match_{self.inputs.options['by']}")
@@ -459,12 +461,12 @@ class MatchKind(KindMechanic):
         if last[0] == table:  # a list compared in C, cheaper than the mask summed again
             on_table = last[1]
         else:
-            on_table = sum(map(_bit, table))
+            on_table = sum(map(self._bit_of, table))
             self._last = (list(table), on_table)
         found = on_table & hit
         if not found & (found - 1):  # none, or one card (the commonest answers)
             return (found,) if found else ()
-        return list(map(_bit, as_cards(found)))  # each card its own capture
+        return list(map(self._bit_of, as_cards(found)))  # each card its own capture
 
 
 @register_mechanic
