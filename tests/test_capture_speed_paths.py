@@ -100,3 +100,27 @@ def test_benchmark_hand_engine_plays_the_interpreters_games() -> None:
         end = events[-1]
         deals = sum(1 for e in events if e["event"] == "deal_end")
         assert hand.play_match(seed) == (end["totals"], end["winner"], deals)  # type: ignore[attr-defined]
+
+
+def test_an_empty_table_offers_every_card_a_placement_only() -> None:
+    # S2.1, S2.4: a capture takes cards from the table, so on an empty one each card can only be placed; the
+    # engine answers that without asking the kinds. Every kind of every built-in variant agrees: none finds a
+    # capture there, for any card played (a `when` condition included: it wraps the kind's search).
+    from piglia.spec import builtin_names
+
+    draws: list[int] = []
+
+    def draw(k: int) -> int:
+        draws.append(k)
+        return 3
+
+    for name in builtin_names():
+        variant = piglia.load_variant(name)
+        capture = variant.capture
+        hand = list(range(len(variant.deck)))
+        for card in hand:
+            assert all(find(card, []) == [] for find in capture.finders), (name, card)
+        assert capture.hand_captures(hand, []) == [[] for _ in hand], name
+        draws.clear()
+        n, move = capture.pick(hand, [], draw)
+        assert (n, move, draws) == (len(hand), (hand[3], ()), [len(hand)]), name

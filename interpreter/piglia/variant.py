@@ -71,11 +71,12 @@ class CaptureRules:
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """For each card of ``hand``, :meth:`captures` on ``table``: through the capture table when there is one
         (and it pays), else the plain search with a memo for the turn (cards of one class searched once)."""
+        if not table:  # a capture takes table cards: an empty table offers none
+            return [[] for _ in hand]
         memo = self.table
-        if memo is not None and table:
+        if memo is not None:
             return memo.hand_captures(hand, table) if memo.on else memo.turn_captures(hand, table)
-        # No class to share answers by (and on an empty table, the commonest case here, the searches are cheap):
-        # each card searched straight, without the bookkeeping of _first_per_class.
+        # No class to share answers by: each card searched straight, without the bookkeeping of _first_per_class.
         finders = self.finders
         out: list[list[Capture]] = []
         for card in hand:
@@ -95,13 +96,16 @@ class CaptureRules:
         (through the capture table, the captures of the cards not drawn are never built either)."""
         if not hand:
             raise PigliaError("no move to pick: no player moves now")
+        if not table:  # nothing to take (a capture takes table cards): one placement per card
+            n = len(hand)
+            return n, (hand[draw(n) if n > 1 else 0], ())
         memo = self.table
         # Per card: its captures listed (a list), the memo's positions (a tuple), or (``masks``) its bit masks.
         found: Sequence[Any]
         masks = False
-        if memo is not None and memo.on and table:
+        if memo is not None and memo.on:
             found = memo.lookup(hand, table)
-        elif self.counters is not None and table:
+        elif self.counters is not None:
             # counted as masks (the kinds' ``masks``): only the drawn card's become captures
             found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
