@@ -7,14 +7,17 @@ themselves are tested against RULES.md elsewhere; here the step-by-step engine i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import piglia
+from conftest import write_variant
 from piglia.chance import randbelow
 from piglia.errors import PigliaError
+from piglia.outcome import Reason
 from piglia.spec import builtin_names
 from piglia.state import Game, State
 
@@ -42,8 +45,47 @@ def recorded(draw: Callable[[int], int], calls: list[int]) -> Callable[[int], in
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_play_out_plays_the_moves_of_pick_raw_and_push_raw(name: str, players: int) -> None:
-    game = Game(piglia.load_variant(name), players)
-    for seed in range(4):
+    same_matches(Game(piglia.load_variant(name), players), range(4))
+
+
+# Mechanics the built-in variants seldom reach in a few random matches, made frequent: an instant win (Cicera
+# traditional's takes all 13 swords) and a bonus reading the capture's kind. The test variants (tests/variants)
+# add declarations and face-down cards in other mixes.
+FREQUENT = {
+    "instant-win": """
+        name: instant-win
+        extends: scopa
+        match: {instant_win: {when: count(pile where suit == coins) >= 5, reason: five coins}}
+        """,
+    "kind-bonus": """
+        name: kind-bonus
+        extends: scopa
+        bonuses:
+          by_sum: {points: 1, when: kind == "sum"}
+        """,
+}
+
+
+@pytest.mark.parametrize("name", sorted(FREQUENT))
+def test_play_out_agrees_with_the_engine_where_a_rare_mechanic_is_frequent(name: str, tmp_path: Path) -> None:
+    game = Game(piglia.load_variant(write_variant(tmp_path, FREQUENT[name])))
+    reasons = same_matches(game, range(12))
+    if name == "instant-win":
+        assert reasons.count(Reason.INSTANT_WIN) >= 3  # the step under test was taken
+
+
+def test_play_out_agrees_with_the_engine_on_the_test_variants() -> None:
+    for path in sorted((Path(__file__).parent / "variants").glob("*.yaml")):
+        variant = piglia.load_variant(path)
+        for players in variant.player_counts:
+            same_matches(Game(variant, players), range(4))
+
+
+def same_matches(game: Game, seeds: Iterable[int]) -> list[Reason | None]:
+    """Play each seed's match step by step and through play_out; assert they are the same match. Returns each
+    match's end reason."""
+    reasons: list[Reason | None] = []
+    for seed in seeds:
         stepped = game.new_match(seed, log=False)
         fused = game.new_match(seed, log=False)
         ends_stepped, ends_fused = deal_ends(stepped), deal_ends(fused)
@@ -64,6 +106,8 @@ def test_play_out_plays_the_moves_of_pick_raw_and_push_raw(name: str, players: i
         assert draws_fused == draws_stepped
         assert ends_fused == ends_stepped
         assert (fused.totals, fused.winner, fused.end_reason) == (stepped.totals, stepped.winner, stepped.end_reason)
+        reasons.append(fused.end_reason[0] if fused.end_reason else None)
+    return reasons
 
 
 def test_play_out_with_a_record_writes_the_record_the_engine_writes() -> None:

@@ -75,12 +75,6 @@ class Game:
         self.has_instant_win = variant.match.instant_win is not None
         self.declares = variant.declarations is not None
         self.has_builds = variant.builds is not None  # mechanics/builds.py lists the moves instead
-        # Every play is a plain one (a card placed, or cards taken and the bonuses scored): what State.play_out's
-        # fast step copies of push_raw. Builds, face-down cards, declarations, an instant win or a bonus reading
-        # the capture's kind need push_raw itself.
-        self.plain_plays = not (
-            self.has_builds or self.declares or self.has_instant_win or self.reads_kind or self.deal_rules.face_down
-        )
         # The Move of each raw move listed so far (moves are immutable values: one object serves every position
         # that has the move). Listing the moves then builds only the moves not met before.
         self.moves_made: dict[RawMove, Move] = {}
@@ -620,19 +614,22 @@ class State:
         returns the number of plays. Raises :class:`~piglia.interrupt.Interrupted` between moves when a stop
         was asked for.
 
-        The fused loop of random simulation: for the plays most variants make (no record kept, no builds,
-        face-down cards, declarations or instant win, no bonus reading the capture's kind) the pick and the
-        play are one step here, with the game's flags read once; any other play goes through
-        :meth:`push_raw`, which this loop's fast step copies (``tests/test_play_out.py`` checks both agree).
+        The fused loop of random simulation: for every play but a build's, and when no record is kept, the pick
+        and the play are one step here, with the game's flags read once; builds go through :meth:`pick_raw` and
+        :meth:`push_raw`, which this loop's fast step copies (``tests/test_play_out.py`` checks both agree on every
+        built-in variant).
         """
         game = self.game
         if not self.auto_deal:
             raise PigliaError("play_out plays whole matches: the state must deal by itself (auto_deal)")
         pick = game.variant.capture.pick
         get = branching.get
-        fast = game.plain_plays and self.events is None  # a record is written by push_raw
+        fast = not game.has_builds and self.events is None  # a record is written by push_raw
         bonuses = game.has_bonuses
         on_play = game.bonus_on_play
+        reads_kind = game.reads_kind
+        declares = game.declares
+        instant = game.has_instant_win
         team_of = game.team_of
         players = game.num_players
         stop = interrupt.STOP
@@ -654,8 +651,12 @@ class State:
             last_play = len(hand) == 1 and not self.stock and sum(map(len, hands)) == 1
             team = team_of[seat]
             if captured:
+                # face-down cards under the table go with a capture (mechanics/facedown.py)
+                hidden = facedown.taken_with(table, captured, self.face_down) if self.face_down else ()
+                taken = (*captured, *hidden) if hidden else captured
                 if bonuses:
-                    for name, points in score_play(self, card, captured, "", team, last_play):
+                    kind = self._kind_of(card, captured) if reads_kind else ""
+                    for name, points in score_play(self, card, taken, kind, team, last_play):
                         self.deal_points[team] += points
                         self.deal_scores.append((name, team, points))
                 hand.remove(card)
@@ -666,7 +667,9 @@ class State:
                         table.remove(c)
                 pile = self.piles[team]
                 pile.append(card)
-                pile.extend(captured)
+                pile.extend(taken)
+                if hidden:
+                    self.face_down = []
                 self.last_capturer = seat
             else:
                 if on_play:
@@ -677,9 +680,14 @@ class State:
                 table.append(card)
             self.plays.append((seat, card, captured))
             self.to_move = (seat + 1) % players
+            if captured and instant and dealflow.instant_win(self, team):
+                continue
             if last_play:
                 dealflow.end_deal(self)
-            elif self.stock and not any(hands):
+                continue
+            if declares:
+                declarations.turn_begins(self)
+            if self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
         return plays
 
