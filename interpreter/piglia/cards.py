@@ -24,7 +24,21 @@ from typing import Any
 
 from piglia.errors import PigliaError
 
-__all__ = ["Card", "Deck", "Rank", "Suit", "Table"]
+__all__ = ["Card", "Deck", "Rank", "Suit", "Table", "mask_of"]
+
+# 1 << c for each card c, read through a list (an existing int, where a shift makes a new one), grown in place
+# for a bigger deck.
+_BITS = [1 << c for c in range(128)]
+_bit_of = _BITS.__getitem__
+
+
+def mask_of(cards: Sequence[int]) -> int:
+    """The bit mask (bit ``c`` for card ``c``) of ``cards``, distinct card indexes of a deck."""
+    try:
+        return sum(map(_bit_of, cards))
+    except IndexError:  # a deck of more than 128 cards
+        _BITS.extend(1 << c for c in range(len(_BITS), max(cards) + 1))
+        return sum(map(_bit_of, cards))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,10 +7,11 @@ used out of place is an error at validation time, not a surprise at play time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from piglia.cards import mask_of
 from piglia.dsl import Scope, T
 
 __all__ = [
@@ -45,20 +46,6 @@ class PlayInfo(NamedTuple):
 
 
 NO_PLAY = PlayInfo(-1, (), False, -1)
-
-# 1 << c for each card c, read through a list (no new int per card), grown in place for a bigger deck.
-_BITS = [1 << c for c in range(128)]
-_bit_of = _BITS.__getitem__
-
-
-def _bits_of(cards: Sequence[int]) -> int:
-    """The bit mask of ``cards`` (distinct cards of a deck: indexes from 0)."""
-    try:
-        return sum(map(_bit_of, cards))
-    except IndexError:  # a deck of more than 128 cards
-        _BITS.extend(1 << c for c in range(len(_BITS), max(cards) + 1))
-        return sum(map(_bit_of, cards))
-
 
 # The attributes of a play (``previous.card``...) and their types: the one table the DSL compiler checks them
 # against; the phrasing reads the compiler's types. Its keys are the fields of PlayInfo, in order.
@@ -101,7 +88,7 @@ class AwardEnv:
         bits = self._bits
         if bits < 0:
             pile = self.pile
-            bits = self._bits = pile.bits if type(pile) is CardSet else _bits_of(pile)
+            bits = self._bits = pile.bits if type(pile) is CardSet else mask_of(pile)
         return bits
 
 
@@ -115,7 +102,7 @@ class CardSet(tuple[int, ...]):
 
     def __new__(cls, cards: Iterable[int]) -> CardSet:
         made = super().__new__(cls, cards)
-        made.bits = _bits_of(made)
+        made.bits = mask_of(made)
         return made
 
 

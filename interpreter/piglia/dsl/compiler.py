@@ -35,7 +35,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from piglia.cards import Deck
+from piglia.cards import Deck, mask_of
 from piglia.dsl.dtypes import ELEMENT_OF, T, collection_of, describe, describe_any
 from piglia.dsl.nodes import (
     Attr,
@@ -1135,7 +1135,7 @@ def _fast_bits(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] |
     if agg in ("count", "empty"):
         if mask is None:
             return int.bit_count if agg == "count" else operator.not_
-        chosen = _bits(passing)
+        chosen = mask_of(passing)
         if agg == "count":
             return lambda b: (b & chosen).bit_count()
         return lambda b: not b & chosen
@@ -1143,7 +1143,7 @@ def _fast_bits(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] |
         return None
     if agg in ("any", "all"):
         # any: some passing card's value holds; all: no passing card's value fails
-        hits = _bits([c for c in passing if bool(values[c]) is (agg == "any")])
+        hits = mask_of([c for c in passing if bool(values[c]) is (agg == "any")])
         if agg == "any":
             return lambda b: b & hits != 0
         return lambda b: not b & hits
@@ -1185,14 +1185,6 @@ def _fast_bits(agg: str, mask: tuple[Any, ...] | None, values: tuple[Any, ...] |
         return 0 if r == empty else r
 
     return extreme
-
-
-def _bits(cards: Iterable[int]) -> int:
-    """The bit mask of ``cards``."""
-    out = 0
-    for c in cards:
-        out |= 1 << c
-    return out
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from piglia.cards import Deck
+from piglia.cards import Deck, mask_of
 from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
 from piglia.dsl import Compiled, T
 from piglia.errors import PigliaError
@@ -79,8 +79,6 @@ def as_cards(mask: int) -> Capture:
         mask ^= low
     return tuple(taken)
 
-
-_bit = (1).__lshift__  # card c -> its bit, 1 << c (in C, for map)
 
 MASKS_REMEMBERED = 1 << 16  # masks a kind keeps the cards of (remember_cards), then forgets at once
 
@@ -668,10 +666,10 @@ class SumKind(KindMechanic):
         elif self._alt_needs is None and len(table) >= ENUM_FROM and self._row_enum[row]:
             found = self._groups(row, table)
             if found is None:
-                return {sum(map(_bit, cap)) for cap in self.search_captures(played, table)}
+                return set(map(mask_of, self.search_captures(played, table)))
             groups = found
         else:
-            return {sum(map(_bit, cap)) for cap in self.captures(played, table)}
+            return set(map(mask_of, self.captures(played, table)))
         if not 0 < need < len(groups):  # need 0: only the empty group, never a capture (min_cards >= 1)
             return ()
         if self._any_size:
