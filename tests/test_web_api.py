@@ -286,6 +286,63 @@ def test_S3_3_sheet_gives_the_counts_behind_every_award(client: TestClient) -> N
     assert len(awards["primiera"]["values"]) == 2 and len(awards["primiera"]["eligible"]) == 2
 
 
+# -- the coach (docs/web.md) ----------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def quick_coach() -> Iterator[TestClient]:
+    """A table whose coach searches 150 playouts a turn (the page's default is the coach's 800)."""
+    with TestClient(create_app(GameStore(coach_iterations=150))) as c:
+        yield c
+
+
+def test_the_coach_rates_every_legal_move_best_first_on_your_turn(quick_coach: TestClient) -> None:
+    game_id = new_game(quick_coach)
+    game = quick_coach.get(f"/api/games/{game_id}").json()
+    answer = quick_coach.get(f"/api/games/{game_id}/coach").json()
+    advice = answer["advice"]
+    # every legal move once, by its index and notation in legal_moves
+    legal = {m["index"]: m["notation"] for m in game["legal_moves"]}
+    assert sorted(a["index"] for a in advice) == sorted(legal)
+    assert all(legal[a["index"]] == a["notation"] for a in advice)
+    assert [a["rank"] for a in advice] == list(range(1, len(advice) + 1))
+    values = [a["value"] for a in advice]
+    assert values == sorted(values, reverse=True)  # best first, by the search's estimate
+    assert all(0 <= a["risk"] <= 1 for a in advice)
+    assert advice[0]["why"] and not any(a["why"] for a in advice[1:])  # one sentence, for the best move
+    # asked again on the same turn: the same advice (worked out once); it only reads the seat's view
+    assert quick_coach.get(f"/api/games/{game_id}/coach").json() == answer
+    check_hidden(quick_coach, game_id, {**game, "legal_moves": advice})
+
+
+def test_the_coach_advises_only_on_your_turn(quick_coach: TestClient) -> None:
+    r = quick_coach.post("/api/games", json={"variant": "scopa", "seat": 0, "opponents": "greedy", "seed": 5})
+    game_id = r.json()["id"]
+    session = session_of(quick_coach, game_id)
+    while not session.state.is_terminal():
+        session.play(0)
+    r = quick_coach.get(f"/api/games/{game_id}/coach")
+    assert r.status_code == 409 and "your turn" in r.json()["error"]
+
+
+def test_after_a_deal_the_sheet_names_the_advised_moves_that_lost_most(quick_coach: TestClient) -> None:
+    game_id = new_game(quick_coach)
+    game = quick_coach.get(f"/api/games/{game_id}").json()
+    losses: list[tuple[str, str, float]] = []
+    while game["deal"] == 1 and not game["finished"]:
+        # ask the coach, then play its worst move: what the review must name
+        advice = quick_coach.get(f"/api/games/{game_id}/coach").json()["advice"]
+        worst, best = advice[-1], advice[0]
+        losses.append((worst["notation"], best["notation"], best["value"] - worst["value"]))
+        game = quick_coach.post(f"/api/games/{game_id}/moves", json={"move": worst["index"]}).json()
+    review = game["sheets"][0]["coach"]
+    # the three costliest of the turns that lost at least a twentieth of a point, costliest first
+    expected = sorted((x for x in losses if x[2] >= 0.05), key=lambda x: -x[2])[:3]
+    assert [(m["played"]["notation"], m["best"]["notation"]) for m in review] == [(p, b) for p, b, _ in expected]
+    assert [m["loss"] for m in review] == pytest.approx([x[2] for x in expected], abs=0.002)
+    assert review and all(m["loss"] >= 0.05 for m in review)
+
+
 # -- the game's language --------------------------------------------------------------------------------
 
 

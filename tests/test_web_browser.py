@@ -250,6 +250,39 @@ def test_keyboard_play_and_an_illegal_move_refused_with_the_reason(page: Any, se
     assert card not in game(page)["hand"]
 
 
+def test_the_coach_rates_every_move_a_row_chooses_it_and_the_sheet_reviews_the_deal(page: Any, server: str) -> None:
+    start(page, server, "scopa", 2, seed=4)
+    sync_api.expect(page.locator("#coach-box")).to_be_hidden()
+    page.click("#coach")
+    rows = page.locator("#coach-box tr.advice")
+    rows.first.wait_for()
+    g = game(page)
+    assert rows.count() == len(g["legal_moves"])  # every legal move, best first and marked
+    assert "best" in (rows.first.get_attribute("class") or "")
+    assert page.locator("#coach-box .why").inner_text().startswith("Best: ")
+    page.screenshot(path=str(ROOT / ".pytest_cache" / "web-coach-advice.png"), full_page=True)
+    # a row chooses its move (the last: the coach's worst), which is then played with the Play button
+    last = rows.last
+    index = last.get_attribute("data-index")
+    last.click()
+    assert page.locator(".option.chosen").get_attribute("data-index") == index or len(g["legal_moves"]) == 1
+    before = g["event_count"]
+    page.click("#play")
+    page.wait_for_function(f"window.piglia.game().event_count > {before}")
+    sync_api.expect(page.locator("#coach-box")).to_be_hidden()  # the advice was for that turn only
+    # "?" asks the coach by keyboard; play its worst move each turn to the end of the deal
+    for _ in range(40):
+        if page.locator("#continue").is_visible():
+            break
+        page.keyboard.press("?")
+        page.locator("#coach-box tr.advice").last.click()
+        before = game(page)["event_count"]
+        page.click("#play")
+        page.wait_for_function(f"window.piglia.game().event_count > {before}")
+    sync_api.expect(page.locator("#sheet-body .review li").first).to_contain_text("points against")
+    page.screenshot(path=str(ROOT / ".pytest_cache" / "web-coach-review.png"), full_page=True)
+
+
 def test_an_uploaded_rule_file_shows_its_located_errors(page: Any, server: str, tmp_path: Path) -> None:
     bad = tmp_path / "broken.yaml"
     bad.write_text(

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from piglia.errors import PigliaError, SpecError
 from piglia.locales import languages, load_catalog
+from piglia.moves import Move
 from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
 from piglia.texts import VariantTexts, untranslated_note
@@ -88,6 +89,43 @@ def variant_json(texts: VariantTexts) -> dict[str, Any]:
         "players": list(variant.player_counts),
         "untranslated": untranslated_note(texts),
     }
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """A move as the page words it: the card played, the cards taken, the build it makes (or None)."""
+    build = {"value": move.value, "onto": [c.id for c in move.onto]} if move.is_build else None
+    return {"notation": str(move), "card": move.card.id, "captured": [c.id for c in move.captured], "build": build}
+
+
+def coach_json(session: GameSession) -> dict[str, Any]:
+    """The coach's advice on the person's turn (docs/web.md): every legal move, best first, with its index in
+    ``legal_moves``, the estimate of the points it is worth this deal, greedy's one-ply value, the chance it
+    leaves the next player a bonus, and for the best move one sentence on why."""
+    advice = session.advise()
+    index = {move: i for i, move in enumerate(session.state.legal_moves())}
+    return {
+        "turn": session.turn,
+        "advice": [
+            {
+                **move_json(a.move),
+                "index": index[a.move],
+                "value": round(a.value, 3),
+                "greedy": round(a.greedy, 3),
+                "risk": round(a.risk, 3),
+                "rank": a.rank,
+                "why": a.why,
+            }
+            for a in advice
+        ],
+    }
+
+
+def review_json(session: GameSession, deal: int) -> list[dict[str, Any]]:
+    """The coach's review of ``deal``: the advised moves where the person lost most, costliest first."""
+    return [
+        {"played": move_json(m.played.move), "best": move_json(m.best.move), "loss": round(m.loss, 3)}
+        for m in session.review(deal)
+    ]
 
 
 def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> dict[str, Any]:
@@ -172,7 +210,11 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
         "match": {"target": match.target, "deals": match.deals},
         "events": public[max(0, since) :],
         "event_count": len(public),
-        "sheets": [sheet_json(texts, events, team_of, game.num_teams, e) for e in ends],
+        # each deal's sheet, with the coach's review of the person's moves it advised on in that deal
+        "sheets": [
+            {**sheet_json(texts, events, team_of, game.num_teams, e), "coach": review_json(session, e["deal"])}
+            for e in ends
+        ],
         "result": result,
         "deck": deck_json(session.variant.deck, texts),
         # every name the variant shows (suits, ranks, value tables, capture kinds, bonuses, awards) in words
@@ -321,6 +363,17 @@ def create_app(store: GameStore | None = None) -> Starlette:
         lang = lang_of(data.get("lang"))
         return JSONResponse(await run_in_threadpool(play, session, data["move"], since, lang))
 
+    def advise(session: GameSession) -> dict[str, Any]:
+        with session.lock:
+            try:
+                return coach_json(session)
+            except NotYourTurn as exc:
+                raise ApiError(409, str(exc)) from None
+
+    async def coach(request: Request) -> Response:
+        session = session_of(request)
+        return JSONResponse(await run_in_threadpool(advise, session))
+
     async def record(request: Request) -> Response:
         session = session_of(request)
         with session.lock:
@@ -355,6 +408,7 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/games", create, methods=["POST"]),
         Route("/api/games/{game_id}", show),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
+        Route("/api/games/{game_id}/coach", coach),
         Route("/api/games/{game_id}/record", record),
         Mount("/static", StaticFiles(packages=[("piglia.web", "static")]), name="static"),
     ]

@@ -20,7 +20,7 @@ from typing import Any
 
 from piglia.errors import IllegalMoveError, PigliaError
 from piglia.moves import Move
-from piglia.players import Player, make_player
+from piglia.players import Player, coach, make_player
 from piglia.reasons import illegal_reason
 from piglia.state import Game, State
 from piglia.texts import VariantTexts
@@ -55,6 +55,11 @@ class GameSession:
     created: float = field(default_factory=time.monotonic)
     used: float = field(default_factory=time.monotonic)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    coach_iterations: int = coach.DEFAULT_ITERATIONS
+    turn: int = 0  # the person's moves so far: the coach's advice is kept for the turn it was asked on
+    advice: tuple[int, list[coach.Advice]] | None = None
+    # per turn the coach advised: (deal, the advice, the move the person then played), for the deal's review
+    coached: list[tuple[int, list[coach.Advice], Move]] = field(default_factory=list)
 
     @cached_property
     def texts(self) -> VariantTexts:
@@ -99,12 +104,34 @@ class GameSession:
                 chosen = Move.parse(move, self.variant.deck)
             except PigliaError as exc:
                 raise MoveRefused(str(exc)) from None
+        deal = state.deal_no
         try:
             state.push(chosen)
         except IllegalMoveError as exc:
             raise MoveRefused(illegal_reason(self.texts_in(lang), state, chosen, exc)) from None
+        if self.advice is not None and self.advice[0] == self.turn:
+            self.coached.append((deal, self.advice[1], chosen))
+        self.turn += 1
+        self.advice = None
         self.advance()
         return chosen
+
+    def advise(self) -> list[coach.Advice]:
+        """The coach's advice on the person's turn (:func:`piglia.players.coach.advise`, from the seat's view
+        only): every legal move with its estimate, best first. Worked out once per turn; the same match gives the
+        same advice. The move then played is kept for the deal's :meth:`review`."""
+        state = self.state
+        if state.is_terminal() or state.current_seat != self.seat:
+            raise NotYourTurn("the coach advises on your turn")
+        if self.advice is None or self.advice[0] != self.turn:
+            view, moves = state.view(self.seat), state.legal_moves()
+            advice = coach.advise(view, moves, iterations=self.coach_iterations, seed=state.seed + self.turn)
+            self.advice = (self.turn, advice)
+        return self.advice[1]
+
+    def review(self, deal: int, top: int = 3) -> list[coach.Mistake]:
+        """The moves of ``deal`` the coach advised on where the person lost the most against its best move."""
+        return coach.review([t for t in self.coached if t[0] == deal], top=top)
 
 
 class GameStore:
@@ -116,10 +143,12 @@ class GameStore:
         max_games: int = 200,
         max_age: float = 6 * 3600,
         clock: Callable[[], float] = time.monotonic,
+        coach_iterations: int = coach.DEFAULT_ITERATIONS,
     ) -> None:
         self.max_games = max_games
         self.max_age = max_age
         self.clock = clock
+        self.coach_iterations = coach_iterations  # the coach's search budget on each turn it is asked
         self._games: OrderedDict[str, GameSession] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
@@ -159,6 +188,7 @@ class GameStore:
             uploaded=uploaded,
             created=now,
             used=now,
+            coach_iterations=self.coach_iterations,
         )
         session.advance()
         with self._lock:

@@ -19,6 +19,8 @@ let variantsList = [];
 let upload = null;       // {text, name, title, players} of a valid uploaded rule file
 let busy = false;
 let message = null;      // {text, kind} shown in the status line until the next action
+let advice = null;       // the coach's advice on this turn ({turn, advice}), asked with the Coach button or "?"
+let coaching = false;    // the coach is thinking
 
 function t(key, fields = {}) {
   const text = M[key];
@@ -201,6 +203,7 @@ async function play() {
     chosenBuild = null;
     picks = new Set();
     message = null;
+    advice = null;
     accept(data, before);
   } catch (err) {
     message = { text: err.status === 422 ? t("illegal", { reason: err.message }) : t("error", { message: err.message }),
@@ -209,6 +212,60 @@ async function play() {
     busy = false;
     render();
   }
+}
+
+// -- the coach: every legal move with the AI's estimate (docs/web.md) ----------------------------------------
+
+async function askCoach() {
+  if (!myMoves().length || busy || coaching) return;
+  coaching = true;
+  renderCoach();
+  try {
+    advice = await api("GET", `/api/games/${G.id}/coach`);
+  } catch (err) {
+    message = { text: t("error", { message: err.message }), kind: "error" };
+  } finally {
+    coaching = false;
+    render();
+  }
+}
+
+function signed(x) {
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+}
+
+function renderCoach() {
+  const box = $("coach-box");
+  const mine = myMoves();
+  $("coach").hidden = !mine.length;
+  $("coach").disabled = busy || coaching;
+  if (coaching) {
+    box.replaceChildren(el("p", {}, t("coach_thinking")));
+    box.hidden = false;
+    return;
+  }
+  if (!advice || !mine.length) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const head = el("tr", {}, el("th", {}, t("col.move")), el("th", { class: "num" }, t("col.value")),
+    el("th", { class: "num" }, t("col.one_ply")), el("th", { class: "num" }, t("col.risk")));
+  const rows = advice.advice.map((a) => el("tr", {
+    class: `advice ${a.rank === 1 ? "best" : ""}`, "data-index": a.index, title: t("coach_choose"),
+    onclick: () => chooseOption(mine[a.index]),
+  }, el("td", {}, moveWords(a.card, a.captured, a.build)), el("td", { class: "num" }, signed(a.value)),
+  el("td", { class: "num" }, signed(a.greedy)), el("td", { class: "num" }, `${Math.round(a.risk * 100)}%`)));
+  const best = advice.advice[0];
+  box.replaceChildren(el("h3", {}, t("coach_title")), el("table", {}, el("thead", {}, head), el("tbody", {}, rows)),
+    el("p", { class: "why" }, t("coach_best", { move: moveWords(best.card, best.captured, best.build), why: best.why })));
+  box.hidden = false;
+}
+
+function coachReview(mistakes) {
+  const words = (m) => moveWords(m.card, m.captured, m.build);
+  return [el("h3", {}, t("coach_review")), el("ul", { class: "review" }, mistakes.map((m) => el("li", {},
+    t("coach_lost", { played: words(m.played), best: words(m.best), loss: m.loss.toFixed(2) }))))];
 }
 
 // -- the match as it arrives ---------------------------------------------------------------------------------
@@ -276,6 +333,7 @@ function showOverlay() {
   if (item.kind === "sheet") {
     $("sheet-title").textContent = t("sheet_title", { n: item.sheet.deal });
     body.append(sheetTable(item.sheet));
+    if (item.sheet.coach.length) body.append(...coachReview(item.sheet.coach));
   } else {
     const r = G.result;
     const score = r.totals.join("–");
@@ -285,6 +343,7 @@ function showOverlay() {
     body.append(el("p", { class: "final" }, G.teams.map((x) => `${teamName(x.team)} ${r.totals[x.team]}`).join(" · ")));
     if (item.sheet) {
       body.append(el("h3", {}, t("sheet_title", { n: item.sheet.deal })), sheetTable(item.sheet));
+      if (item.sheet.coach.length) body.append(...coachReview(item.sheet.coach));
     }
     actions.append(el("a", { id: "download", class: "button", href: `/api/games/${G.id}/record`,
       download: `piglia-${G.variant.name}.jsonl` }, t("download")));
@@ -373,6 +432,7 @@ function render() {
   renderSeats();
   renderTable();
   renderHand();
+  renderCoach();
   renderStatus();
 }
 
@@ -518,7 +578,7 @@ async function loadMessages() {
   const words = {
     "new-match": "new_match", "setup-title": "setup_title", "l-variant": "game", "l-players": "players",
     "l-opponents": "opponents", "l-seed": "seed", "l-upload": "upload", "f-start": "start", "cancel": "cancel",
-    "log-title": "log", "keys": "keys",
+    "log-title": "log", "keys": "keys", "coach": "coach",
   };
   for (const [id, key] of Object.entries(words)) $(id).textContent = t(key);
 }
@@ -683,6 +743,8 @@ function onKey(event) {
     render();
   } else if (key === "n" || key === "N") {
     newMatch();
+  } else if (key === "?") {
+    askCoach();
   } else {
     return;
   }
@@ -713,6 +775,7 @@ async function main() {
   });
   $("new-match").addEventListener("click", newMatch);
   $("play").addEventListener("click", play);
+  $("coach").addEventListener("click", askCoach);
   $("cancel").addEventListener("click", () => { selected = null; chosenBuild = null; picks = new Set(); message = null; render(); });
   $("setup-form").addEventListener("submit", start);
   $("f-variant").addEventListener("change", fillPlayers);
