@@ -121,3 +121,34 @@ def test_sums_within_size_bounds_and_with_alternative_values(tmp_path: Path) -> 
         assert sums
         for kind in sums:
             assert check_walk(SumKind(kind.inputs), random.Random(3), 60, len(variant.deck), 16) > 0
+
+
+@pytest.mark.parametrize("name", ["scopa", "cicera", "escoba", "scopa-15", "cirulla", "spazzino"])
+def test_what_a_kind_says_of_its_one_card_captures_holds_on_every_table(name: str) -> None:
+    # KindMechanic.singles: `exact` is every capture (each a table card alone), `within` cards each a capture alone
+    # wherever they lie. Random play trusts it to ask one kind of a two-kind tier (Cicera's match and sum).
+    variant = piglia.load_variant(name)
+    deck = len(variant.deck)
+    rng = random.Random(name)
+    for kind in mask_kinds(variant):
+        for _ in range(150):
+            table = rng.sample(range(deck), rng.randint(0, 12))
+            for played in range(deck):
+                exact, within = kind.singles(played)
+                captures = kind.captures(played, table)
+                if exact is not None:
+                    assert captures == [(c,) for c in sorted(table) if exact >> c & 1], (kind.name, played, table)
+                assert all((c,) in captures for c in table if within >> c & 1), (kind.name, played, table)
+
+
+def test_cicera_asks_one_kind_per_played_card() -> None:
+    # B2.1-B2.5: a numeral matched is also a group of one adding up to it, so the sum kind alone gives a numeral's
+    # captures; a court takes only by rank (B2.3), so the match kind alone gives a court's.
+    from piglia.variant import _alone
+
+    variant = piglia.load_variant("cicera")
+    ((match, sums),) = variant.capture.tiers
+    alone = _alone((match, sums))
+    assert alone is not None
+    court = variant.deck.court_of
+    assert alone == [1 if court[c] else 2 for c in range(len(variant.deck))]

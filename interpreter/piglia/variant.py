@@ -435,6 +435,30 @@ def _masks_of(kind: CaptureKind) -> Masks | None:
     return kind.masks if _own_hook(kind, "masks") else None
 
 
+def _alone(tier: tuple[CaptureKind, ...]) -> list[int] | None:
+    """For a tier of two kinds, per played card: 2 when the first kind's captures are all among the second's on
+    every table (the second alone gives the tier's captures), 1 the other way round, 0 when both must be asked;
+    None when a kind does not say (:meth:`~piglia.mechanics.capture.KindMechanic.singles`)."""
+    first, second = tier
+    if not (_masks_of(first) and _masks_of(second)):  # a ``when`` wraps a kind: its singles would skip it
+        return None
+    if not (isinstance(first, KindMechanic) and isinstance(second, KindMechanic)):
+        return None
+    if not (_own_hook(first, "singles") and _own_hook(second, "singles")):
+        return None
+    out = []
+    for played in range(len(first.inputs.deck)):
+        exact_a, within_a = first.singles(played)
+        exact_b, within_b = second.singles(played)
+        if exact_a is not None and not exact_a & ~within_b:
+            out.append(2)
+        elif exact_b is not None and not exact_b & ~within_a:
+            out.append(1)
+        else:
+            out.append(0)
+    return out if any(out) else None
+
+
 def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
     """A tier's captures as bit masks (a capture of two kinds is one mask: counted once), or None when some kind
     does not give them."""
@@ -446,13 +470,27 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
         return masks[0]
     if len(masks) == 2:  # the common free tier (a match kind and a sum kind): no loop over the kinds
         first, second = masks
+        alone = _alone(tier)
+        if alone is None:
 
-        def merged2(played: int, table: Sequence[int]) -> Collection[int]:
+            def merged2(played: int, table: Sequence[int]) -> Collection[int]:
+                a = first(played, table)
+                b = second(played, table)
+                return ({*a, *b} if b else a) if a else b
+
+            return merged2
+
+        def merged2_alone(played: int, table: Sequence[int]) -> Collection[int]:
+            who = alone[played]
+            if who == 2:  # the first kind's captures are all among the second's
+                return second(played, table)
+            if who == 1:
+                return first(played, table)
             a = first(played, table)
             b = second(played, table)
             return ({*a, *b} if b else a) if a else b
 
-        return merged2
+        return merged2_alone
 
     def merged(played: int, table: Sequence[int]) -> Collection[int]:
         out: Collection[int] = ()

@@ -251,6 +251,15 @@ class KindMechanic(Mechanic):
         :meth:`captures`."""
         raise NotImplementedError
 
+    def singles(self, played: int) -> tuple[int | None, int]:
+        """What holds on every table of this kind's captures of ``played`` by one card, as two bit masks over the
+        deck: ``exact``, when not None, says its captures are exactly the table's cards in that mask, each alone
+        (0: it takes nothing); ``within``, cards each of which is a capture alone on any table that holds it.
+        Optional, like :meth:`masks` (the default knows nothing: ``(None, 0)``): random play then asks only one
+        kind of a tier where the other's captures are all among its own (a card matched is also a group of one).
+        """
+        return None, 0
+
     def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
         """The table cards that every capture of ``played`` by this kind takes (none by default): a capture
         that adds builds (mechanics/builds.py) may leave the loose cards alone only when this is empty."""
@@ -451,6 +460,11 @@ class MatchKind(KindMechanic):
             found.sort()
         return list(zip(found))  # one-card captures: (c,) each
 
+    def singles(self, played: int) -> tuple[int | None, int]:
+        # every capture is one table card it hits, alone, whatever else lies on the table
+        hit = self._hit_mask[played]
+        return hit, hit
+
     def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
         hit = self._hit_mask[played]
         if not hit:
@@ -649,6 +663,17 @@ class SumKind(KindMechanic):
             if groups is not None:
                 return self._listed(groups[need] if need < len(groups) else [])
         return self.search_captures(played, table)
+
+    def singles(self, played: int) -> tuple[int | None, int]:
+        need = self._need[played]
+        if need is None:
+            return 0, 0  # this card takes nothing by this kind
+        if self._alt_needs is not None or not self._min <= 1 <= self._max:
+            return None, 0
+        # a card worth the need that the filter lets it take is a group of one on any table
+        ok = self._takes_ok[played]
+        values = self._values
+        return None, mask_of([c for c in range(len(values)) if ok[c] and values[c] == need])
 
     def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
         # The shared enumeration holds the groups as masks already: counting them builds no capture (random play
