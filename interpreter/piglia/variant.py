@@ -471,17 +471,9 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
     if len(masks) == 2:  # the common free tier (a match kind and a sum kind): no loop over the kinds
         first, second = masks
         alone = _alone(tier)
-        if alone is None:
 
-            def merged2(played: int, table: Sequence[int]) -> Collection[int]:
-                a = first(played, table)
-                b = second(played, table)
-                return ({*a, *b} if b else a) if a else b
-
-            return merged2
-
-        def merged2_alone(played: int, table: Sequence[int]) -> Collection[int]:
-            who = alone[played]
+        def merged2(played: int, table: Sequence[int]) -> Collection[int]:
+            who = alone[played] if alone is not None else 0
             if who == 2:  # the first kind's captures are all among the second's
                 return second(played, table)
             if who == 1:
@@ -490,7 +482,7 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
             b = second(played, table)
             return ({*a, *b} if b else a) if a else b
 
-        return merged2_alone
+        return merged2
 
     def merged(played: int, table: Sequence[int]) -> Collection[int]:
         out: Collection[int] = ()
