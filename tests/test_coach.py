@@ -45,3 +45,27 @@ def test_review_lists_the_costliest_turns(scopa: Variant) -> None:
     found = coach.review(turns)
     assert [(str(m.played.move), round(m.loss, 2)) for m in found] == [("7d", 1.5), ("Rs", 0.4)]
     assert coach.review(turns, top=1)[0].best.move == Move.parse("Rc", deck)
+
+
+def test_why_the_best_is_best_is_said_in_the_languages_of_the_catalogs(scopa: Variant) -> None:
+    """The same reasons (``because``) phrase the English ``why`` and the sentence in any catalog's language, cards
+    and moves in that language's words."""
+    from piglia.texts import VariantTexts
+
+    state = setup(scopa, **SCOPA_LATE)  # type: ignore[arg-type]
+    (best, _) = coach.advise(state.view(0), iterations=300, seed=1)
+    assert coach.phrase(best.because, VariantTexts(scopa, "en")) == best.why
+    # S3.1: the re of cups is placed where the 7 of coins would leave a sweep 3 times in 7
+    assert best.because[0] == ("coach.place", {"card": best.move.card})
+    assert best.because[1][0] == "coach.risk"
+    italian = coach.phrase(best.because, VariantTexts(scopa, "it"))
+    assert italian.startswith("lasciare sul tavolo re di coppe concede meno di tutto, e lascia un bonus")
+    assert "il 0% delle volte, mentre 7 di denari resta sul tavolo lo lascerebbe il 43% delle volte" in italian
+    assert italian.endswith("punti meglio di 7 di denari resta sul tavolo.")
+    deck = scopa.deck
+    other = Move.parse("6b", deck)
+    takes = (("coach.takes", {"n": 2, "worth": "0.82"}), ("coach.gap", {"margin": "0.25", "other": other}))
+    assert coach.phrase(takes, VariantTexts(scopa, "it")) == (
+        "prende 2 carta/e che valgono 0.82 punti nei premi: 0.25 punti meglio di 6 di bastoni resta sul tavolo."
+    )
+    assert coach.phrase((("coach.only", {}),), VariantTexts(scopa, "pt")) == "é a única jogada possível."

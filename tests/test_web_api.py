@@ -312,6 +312,11 @@ def test_the_coach_rates_every_legal_move_best_first_on_your_turn(quick_coach: T
     assert advice[0]["why"] and not any(a["why"] for a in advice[1:])  # one sentence, for the best move
     # asked again on the same turn: the same advice (worked out once); it only reads the seat's view
     assert quick_coach.get(f"/api/games/{game_id}/coach").json() == answer
+    # the sentence in the page's language; the estimates are the same
+    italian = quick_coach.get(f"/api/games/{game_id}/coach?lang=it").json()["advice"]
+    assert [(a["index"], a["value"]) for a in italian] == [(a["index"], a["value"]) for a in advice]
+    assert "punti meglio di" in italian[0]["why"] or italian[0]["why"] == "è l'unica mossa possibile."
+    assert "points better than" in advice[0]["why"] or advice[0]["why"] == "it is the only legal move."
     check_hidden(quick_coach, game_id, {**game, "legal_moves": advice})
 
 

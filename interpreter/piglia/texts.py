@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from piglia.locales import Catalog, load_catalog
+from piglia.moves import Move
 from piglia.variant import Variant
 
 __all__ = ["BASE_LANGUAGE", "VariantTexts", "untranslated_note"]
@@ -102,6 +103,16 @@ class VariantTexts:
         """A card of the deck in words: "7 of hearts", "7 di cuori"."""
         card = self.variant.deck.cards[index]
         return self.msg("card", rank=self.name(card.rank.name), suit=self.name(card.suit.name))
+
+    def move(self, move: Move) -> str:
+        """A move in words: "7 of coins takes 3 of cups + 4 of swords", "7 di denari prende 3 di coppe + ..."."""
+        card = self.card(move.card.index)
+        if move.is_build:  # mechanics/builds.py
+            cards = " + ".join(self.card(c.index) for c in move.onto)
+            return self.msg("play.build", card=card, value=move.value, cards=cards)
+        if not move.captured:
+            return self.msg("play.stays", card=card)
+        return self.msg("play.takes", card=card, cards=" + ".join(self.card(c.index) for c in move.captured))
 
     def card_id(self, card_id: str) -> str:
         """A card given by its id (``7d``) in words."""

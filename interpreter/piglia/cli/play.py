@@ -148,13 +148,7 @@ class Session:
 
     def describe(self, move: Move) -> str:
         """The move in words of the language: "7 of coins takes 3 of cups + 4 of swords"."""
-        m, t = self.msg, self.texts
-        card = t.card(move.card.index)
-        if move.is_build:  # mechanics/builds.py
-            return m("play.build", card=card, value=move.value, cards=" + ".join(t.card(c.index) for c in move.onto))
-        if not move.captured:
-            return m("play.stays", card=card)
-        return m("play.takes", card=card, cards=" + ".join(t.card(c.index) for c in move.captured))
+        return self.texts.move(move)
 
     def bonus_list(self, bonuses: list[dict[str, Any]]) -> str:
         return "; ".join(f"{escape(self.texts.name(str(b['name'])))} +{b['points']}" for b in bonuses)
@@ -330,7 +324,7 @@ class Session:
                 f"{a.risk:.0%}",
             )
         self.out.print(table)
-        self.out.print(f"Best: {self.describe(advice[0].move)}: {escape(advice[0].why)}")
+        self.out.print(f"Best: {self.describe(advice[0].move)}: {escape(coach.phrase(advice[0].because, self.texts))}")
         return advice
 
     def show_review(self, deal: int) -> None:

@@ -14,19 +14,27 @@ The terminal game (``piglia play --coach``, or ``?`` at the prompt) calls these 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from piglia.cards import Card
 from piglia.moves import Move
 from piglia.players.greedy import move_estimate
 from piglia.players.ismcts import IsmctsPlayer
 from piglia.players.knowledge import card_weights, determinize, game_of
 from piglia.state import RawMove, SeatView
+from piglia.texts import VariantTexts
 
-__all__ = ["DEFAULT_ITERATIONS", "Advice", "Mistake", "advise", "review"]
+__all__ = ["DEFAULT_ITERATIONS", "Advice", "Because", "Mistake", "advise", "phrase", "review"]
 
 DEFAULT_ITERATIONS = 800  # the coach may think longer than an opponent: every move gets a share of the budget
 CLOSE = 0.05  # estimates closer than this (in points) are a matter of taste, not a mistake
+
+
+# Why the best move is best, in parts a front end phrases in its language (:func:`phrase`): the catalog key of
+# each part and its fields (moves and cards are phrased by the front end's texts, numbers come formatted).
+Because = tuple[tuple[str, Mapping[str, Any]], ...]
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,8 @@ class Advice:
     greedy: float
     risk: float
     rank: int
-    why: str = ""
+    why: str = ""  # in English; ``because`` holds it in parts, for :func:`phrase` in any language
+    because: Because = ()
 
 
 @dataclass(frozen=True)
@@ -100,34 +109,55 @@ def advise(
 
 
 def _with_why(best: Advice, advice: list[Advice], view: SeatView) -> Advice:
-    """The best move with one sentence on why it beats the next best."""
-    game = game_of(view)
-    deck = game.variant.deck.cards
-    weights = card_weights(game)
+    """The best move with why it beats the next best, in parts (``because``) and in English (``why``)."""
+    because = _because(best, advice, view)
+    why = phrase(because, VariantTexts(game_of(view).variant))
+    return Advice(best.move, best.value, best.greedy, best.risk, best.rank, why, because)
+
+
+def _because(best: Advice, advice: list[Advice], view: SeatView) -> Because:
+    """Why ``best`` beats the next best: the reason, a clause on the risk or the card kept, and the margin."""
     if len(advice) == 1:
-        return Advice(best.move, best.value, best.greedy, best.risk, best.rank, "it is the only legal move.")
+        return (("coach.only", {}),)
+    weights = card_weights(game_of(view))
     second = advice[1]
-    margin = best.value - second.value
-    gap = f"{margin:.2f} points better than {second.move.describe()}"
-    if best.move.captured:
-        taken = sum(weights[c.index] for c in best.move.captured) + weights[best.move.card.index]
-        reason = f"it takes {len(best.move.captured)} card(s) worth {taken:.2f} points towards the awards"
-    elif best.move.is_build:  # a build is worth what it will capture (mechanics/builds.py)
-        kept = sum(weights[c.index] for c in best.move.onto) + weights[best.move.card.index]
-        cards = len(best.move.onto) + 1
-        reason = f"the build of {best.move.value} brings {cards} card(s) worth {kept:.2f} points home later"
+    move = best.move
+    parts: list[tuple[str, Mapping[str, Any]]] = []
+    if move.captured:
+        taken = sum(weights[c.index] for c in move.captured) + weights[move.card.index]
+        parts.append(("coach.takes", {"n": len(move.captured), "worth": f"{taken:.2f}"}))
+    elif move.is_build:  # a build is worth what it will capture (mechanics/builds.py)
+        kept = sum(weights[c.index] for c in move.onto) + weights[move.card.index]
+        parts.append(("coach.build", {"value": move.value, "n": len(move.onto) + 1, "worth": f"{kept:.2f}"}))
     else:
-        reason = f"placing the {best.move.card.name} gives away least"
+        parts.append(("coach.place", {"card": move.card}))
     if second.risk > best.risk + 0.05:
-        reason += (
-            f", and it leaves the next player a bonus {best.risk:.0%} of the time where "
-            f"{second.move.describe()} would leave one {second.risk:.0%} of the time"
+        parts.append(
+            ("coach.risk", {"risk": f"{best.risk:.0%}", "other": second.move, "other_risk": f"{second.risk:.0%}"})
         )
-    elif not best.move.captured and not best.move.is_build:
+    elif not move.captured and not move.is_build:
         held = max(view.hand, key=lambda c: weights[c.index])
-        if held != best.move.card and weights[held.index] > weights[best.move.card.index]:
-            reason += f", keeping the {deck[held.index].name} for a safer moment"
-    return Advice(best.move, best.value, best.greedy, best.risk, best.rank, f"{reason}: {gap}.")
+        if held != move.card and weights[held.index] > weights[move.card.index]:
+            parts.append(("coach.keep", {"card": held}))
+    parts.append(("coach.gap", {"margin": f"{best.value - second.value:.2f}", "other": second.move}))
+    return tuple(parts)
+
+
+def phrase(because: Because, texts: VariantTexts) -> str:
+    """Why the best move is best (an :class:`Advice`'s ``because``) in the language of ``texts``: one sentence."""
+
+    def words(value: Any) -> Any:
+        if isinstance(value, Move):
+            return texts.move(value)
+        if isinstance(value, Card):
+            return texts.card(value.index)
+        return value
+
+    text = ""
+    for key, fields in because:
+        said = {name: words(value) for name, value in fields.items()}
+        text = texts.msg(key, reason=text, **said) if key == "coach.gap" else text + texts.msg(key, **said)
+    return text
 
 
 def review(turns: Sequence[tuple[int, Sequence[Advice], Move]], top: int = 3) -> list[Mistake]:

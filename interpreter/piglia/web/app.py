@@ -22,6 +22,7 @@ from starlette.staticfiles import StaticFiles
 from piglia.errors import PigliaError, SpecError
 from piglia.locales import languages, load_catalog
 from piglia.moves import Move
+from piglia.players import coach
 from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
 from piglia.texts import VariantTexts, untranslated_note
@@ -97,11 +98,13 @@ def move_json(move: Move) -> dict[str, Any]:
     return {"notation": str(move), "card": move.card.id, "captured": [c.id for c in move.captured], "build": build}
 
 
-def coach_json(session: GameSession) -> dict[str, Any]:
+def coach_json(session: GameSession, lang: str | None = None) -> dict[str, Any]:
     """The coach's advice on the person's turn (docs/web.md): every legal move, best first, with its index in
     ``legal_moves``, the estimate of the points it is worth this deal, greedy's one-ply value, the chance it
-    leaves the next player a bonus, and for the best move one sentence on why."""
+    leaves the next player a bonus, and for the best move one sentence on why, in ``lang`` (default: the
+    match's language)."""
     advice = session.advise()
+    texts = session.texts_in(lang)
     index = {move: i for i, move in enumerate(session.state.legal_moves())}
     return {
         "turn": session.turn,
@@ -113,7 +116,7 @@ def coach_json(session: GameSession) -> dict[str, Any]:
                 "greedy": round(a.greedy, 3),
                 "risk": round(a.risk, 3),
                 "rank": a.rank,
-                "why": a.why,
+                "why": coach.phrase(a.because, texts) if a.because else "",
             }
             for a in advice
         ],
@@ -363,16 +366,17 @@ def create_app(store: GameStore | None = None) -> Starlette:
         lang = lang_of(data.get("lang"))
         return JSONResponse(await run_in_threadpool(play, session, data["move"], since, lang))
 
-    def advise(session: GameSession) -> dict[str, Any]:
+    def advise(session: GameSession, lang: str | None) -> dict[str, Any]:
         with session.lock:
             try:
-                return coach_json(session)
+                return coach_json(session, lang)
             except NotYourTurn as exc:
                 raise ApiError(409, str(exc)) from None
 
-    async def coach(request: Request) -> Response:
+    async def coach_advice(request: Request) -> Response:
         session = session_of(request)
-        return JSONResponse(await run_in_threadpool(advise, session))
+        lang = lang_of(request.query_params.get("lang"))
+        return JSONResponse(await run_in_threadpool(advise, session, lang))
 
     async def record(request: Request) -> Response:
         session = session_of(request)
@@ -408,7 +412,7 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/games", create, methods=["POST"]),
         Route("/api/games/{game_id}", show),
         Route("/api/games/{game_id}/moves", move, methods=["POST"]),
-        Route("/api/games/{game_id}/coach", coach),
+        Route("/api/games/{game_id}/coach", coach_advice),
         Route("/api/games/{game_id}/record", record),
         Mount("/static", StaticFiles(packages=[("piglia.web", "static")]), name="static"),
     ]

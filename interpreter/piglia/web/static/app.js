@@ -221,7 +221,7 @@ async function askCoach() {
   coaching = true;
   renderCoach();
   try {
-    advice = await api("GET", `/api/games/${G.id}/coach`);
+    advice = await api("GET", `/api/games/${G.id}/coach?lang=${encodeURIComponent(lang)}`);
   } catch (err) {
     message = { text: t("error", { message: err.message }), kind: "error" };
   } finally {
@@ -764,6 +764,7 @@ async function main() {
   $("lang").addEventListener("change", async () => {
     lang = $("lang").value;
     localStorage.setItem("piglia-lang", lang);
+    advice = null;  // its sentence is in the old language: asked again, it comes in the new one
     await loadMessages();
     variantsList = [];  // their titles and descriptions are in the old language
     if (G && !G.finished) {
