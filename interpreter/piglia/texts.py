@@ -105,7 +105,7 @@ class VariantTexts:
         return self.msg("card", rank=self.name(card.rank.name), suit=self.name(card.suit.name))
 
     def move(self, move: Move) -> str:
-        """A move in words: "7 of coins takes 3 of cups + 4 of swords", "7 di denari prende 3 di coppe + ..."."""
+        """A move in words: "7 of hearts takes 3 of clubs + 4 of spades", "7 di cuori prende 3 di fiori + ..."."""
         card = self.card(move.card.index)
         if move.is_build:  # mechanics/builds.py
             cards = " + ".join(self.card(c.index) for c in move.onto)
