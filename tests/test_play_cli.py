@@ -112,6 +112,13 @@ def test_coach_on_request_and_after_a_deal(tmp_path: Path) -> None:
     assert coached.returncode == 0, coached.stderr
     assert "End of deal 1" in coached.stdout
     assert re.search(r"^Coach: (.+ lost \d\.\d\d points against .+\.|no move of yours)", coached.stdout, re.M)
+    # the same in Italian: the table, the best move and why, in the words of --lang
+    italian = run_piglia(
+        "play", "scopa", "--opponents", "greedy", "--seed", "3", "--lang", "it", stdin="?\nq\n", cwd=tmp_path
+    )
+    assert italian.returncode == 0, italian.stderr
+    assert "punti in questa smazzata" in italian.stdout
+    assert re.search(r"Migliore: 7 di spade prende 7 di coppe: .+ punti meglio di .+\.", italian.stdout)
 
 
 # -- what the page shows, in the terminal too (issue 13, item 4) ------------------------------------------------

@@ -314,8 +314,10 @@ class Session:
 
     def show_advice(self, moves: list[Move]) -> list[Advice]:
         """The coach's estimate of every move, best first (see :mod:`piglia.players.coach`)."""
+        m = self.msg
         advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
-        table = Table("move", "points this deal", "one ply", "bonus risk", title="Coach", title_justify="left")
+        columns = (m("play.col.move"), m("play.col.value"), m("play.col.one_ply"), m("play.col.risk"))
+        table = Table(*columns, title=m("play.coach_title"), title_justify="left")
         for a in advice:
             table.add_row(
                 f"{moves.index(a.move) + 1}) {self.describe(a.move)}",
@@ -324,7 +326,8 @@ class Session:
                 f"{a.risk:.0%}",
             )
         self.out.print(table)
-        self.out.print(f"Best: {self.describe(advice[0].move)}: {escape(coach.phrase(advice[0].because, self.texts))}")
+        why = coach.phrase(advice[0].because, self.texts)
+        self.out.print(escape(m("play.coach_best", move=self.describe(advice[0].move), why=why)))
         return advice
 
     def show_review(self, deal: int) -> None:
@@ -332,11 +335,10 @@ class Session:
         if not any(t[0] == deal for t in self.turns):
             return
         if not mistakes:
-            self.out.print("Coach: no move of yours this deal lost anything worth mentioning.")
-        for m in mistakes:
-            self.out.print(
-                f"Coach: {m.played.move.describe()} lost {m.loss:.2f} points against {m.best.move.describe()}."
-            )
+            self.out.print(self.msg("play.coach_none"))
+        for mistake in mistakes:
+            played, best = self.describe(mistake.played.move), self.describe(mistake.best.move)
+            self.out.print(escape(self.msg("play.coach_lost", played=played, loss=f"{mistake.loss:.2f}", best=best)))
 
     def ask(self, moves: list[Move]) -> Move | None:
         """The person's choice, asked until it is a valid one; None to stop."""
