@@ -17,14 +17,14 @@ Card('7h')
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from piglia.errors import PigliaError
 
-__all__ = ["Card", "Deck", "Rank", "Suit", "Table", "mask_of"]
+__all__ = ["Card", "Deck", "Rank", "Suit", "Table", "bit_of", "mask_of"]
 
 # 1 << c for each card c, read through a list (an existing int, where a shift makes a new one), grown in place
 # for a bigger deck.
@@ -32,13 +32,19 @@ _BITS = [1 << c for c in range(128)]
 _bit_of = _BITS.__getitem__
 
 
+def bit_of(size: int) -> Callable[[int], int]:
+    """Card ``c`` -> ``1 << c`` for the cards of a deck of ``size``, as a fast function for ``map``."""
+    if size > len(_BITS):
+        _BITS.extend(1 << c for c in range(len(_BITS), size))
+    return _bit_of
+
+
 def mask_of(cards: Sequence[int]) -> int:
     """The bit mask (bit ``c`` for card ``c``) of ``cards``, distinct card indexes of a deck."""
     try:
         return sum(map(_bit_of, cards))
     except IndexError:  # a deck of more than 128 cards
-        _BITS.extend(1 << c for c in range(len(_BITS), max(cards) + 1))
-        return sum(map(_bit_of, cards))
+        return sum(map(bit_of(max(cards) + 1), cards))
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from itertools import filterfalse
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from piglia.cards import Deck, mask_of
+from piglia.cards import Deck, bit_of, mask_of
 from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
 from piglia.dsl import Compiled, T
 from piglia.errors import PigliaError
@@ -440,8 +440,7 @@ class MatchKind(KindMechanic):
             sum(1 << c for c, hit in enumerate(row) if hit) if row else 0 for row in self._hits
         ]
         self._last: tuple[list[int], int] = ([], 0)
-        # card -> its bit through a list (an existing int each time, where 1 << c makes a new one)
-        self._bit_of = [1 << c for c in range(n)].__getitem__
+        self._bit_of = bit_of(n)
 
     def phrase(self, page: Page) -> str:
         return page.msg(f"kind.match_{self.inputs.options['by']}")

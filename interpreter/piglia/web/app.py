@@ -21,7 +21,6 @@ from starlette.staticfiles import StaticFiles
 
 from piglia.errors import PigliaError, SpecError
 from piglia.locales import languages, load_catalog
-from piglia.moves import Move
 from piglia.players import coach
 from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
@@ -33,6 +32,7 @@ from piglia.web.views import (
     bonus_tally,
     deck_json,
     labelled_event,
+    move_json,
     move_marks,
     public_event,
     sheet_json,
@@ -90,12 +90,6 @@ def variant_json(texts: VariantTexts) -> dict[str, Any]:
         "players": list(variant.player_counts),
         "untranslated": untranslated_note(texts),
     }
-
-
-def move_json(move: Move) -> dict[str, Any]:
-    """A move as the page words it: the card played, the cards taken, the build it makes (or None)."""
-    build = {"value": move.value, "onto": [c.id for c in move.onto]} if move.is_build else None
-    return {"notation": str(move), "card": move.card.id, "captured": [c.id for c in move.captured], "build": build}
 
 
 def coach_json(session: GameSession, lang: str | None = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from piglia.cards import Deck
 from piglia.contexts import AwardEnv
 from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
 from piglia.mechanics.match import DEAL_LIMIT_REASON
+from piglia.moves import Move
 from piglia.resources import data_dir
 from piglia.state import Event, State
 from piglia.texts import VariantTexts
@@ -35,6 +36,7 @@ __all__ = [
     "deal_piles",
     "deck_json",
     "labelled_event",
+    "move_json",
     "move_marks",
     "public_event",
     "sheet_json",
@@ -282,11 +284,17 @@ def bonus_tally(
 # -- moves ----------------------------------------------------------------------------------------------------
 
 
+def move_json(move: Move) -> dict[str, Any]:
+    """A move as the page words it: its notation, the card played, the cards taken, the build it makes (or None:
+    a build move, mechanics/builds.py, gives the value announced and the table cards joined)."""
+    build = {"value": move.value, "onto": [c.id for c in move.onto]} if move.is_build else None
+    return {"notation": str(move), "card": move.card.id, "captured": [c.id for c in move.captured], "build": build}
+
+
 def move_marks(state: State, texts: VariantTexts) -> list[dict[str, Any]]:
     """The legal moves of the seat to move, each with what it scores at once: its bonuses (played on a copy of
     the position, so the names are the engine's own; each with its ``label`` in the match's language) and
     whether it clears the table."""
-    cards = state.game.variant.deck.cards
     out: list[dict[str, Any]] = []
     table = state.table
     for index, (raw, move) in enumerate(zip(state.raw_moves(), state.legal_moves(), strict=True)):
@@ -301,14 +309,10 @@ def move_marks(state: State, texts: VariantTexts) -> list[dict[str, Any]]:
                 {"name": b["name"], "points": b["points"], "label": texts.name(b["name"])} for b in play["bonuses"]
             ]
         kind = state.game.variant.capture.kind_of(card, table, captured) if captured else ""
-        build = {"value": move.value, "onto": [c.id for c in move.onto]} if move.is_build else None
         out.append(
             {
-                "build": build,  # a build move (mechanics/builds.py): the value announced, the table cards joined
+                **move_json(move),
                 "index": index,
-                "notation": str(move),
-                "card": cards[card].id,
-                "captured": [cards[c].id for c in captured],
                 "kind": kind,
                 "kind_label": texts.name(kind) if kind else "",
                 "bonuses": bonuses,
