@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from piglia.cards import Deck
 from piglia.contexts import BONUS_SCOPE
@@ -44,6 +44,12 @@ class CaptureRules:
     finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = field(
         init=False, repr=False, compare=False, default=()
     )
+    # The same per played card (``by_card[tier][played]``): where one kind of a two-kind tier gives the tier's
+    # captures for a card (``_alone``), that kind's own method, without the merge's call around it. None when
+    # some kind is not a KindMechanic (the deck's size unknown).
+    by_card: tuple[tuple[Callable[[int, Sequence[int]], list[Capture]], ...], ...] | None = field(
+        init=False, repr=False, compare=False, default=None
+    )
     # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
     table: CaptureTable | None = field(init=False, repr=False, compare=False, default=None)
     # One function per tier, ``(played, table) -> captures as bit masks`` (``KindMechanic.masks``, or their
@@ -53,6 +59,11 @@ class CaptureRules:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
+        kinds = [kind for tier in self.tiers for kind in tier]
+        if kinds and all(isinstance(kind, KindMechanic) for kind in kinds):
+            size = len(cast(KindMechanic, kinds[0]).inputs.deck)
+            by_card = tuple(_finder_by_card(tier, f, size) for tier, f in zip(self.tiers, self.finders, strict=True))
+            object.__setattr__(self, "by_card", by_card)
         object.__setattr__(self, "table", CaptureTable.build(self.tiers))
         counters = [_counter(tier) for tier in self.tiers]
         # Set on the instance either way: left to the class's default, every read of it in pick (each turn of a
@@ -77,12 +88,15 @@ class CaptureRules:
         if memo is not None:
             return memo.hand_captures(hand, table) if memo.on else memo.turn_captures(hand, table)
         # No class to share answers by: each card searched straight, without the bookkeeping of _first_per_class.
-        finders = self.finders
+        by_card = self.by_card
+        if by_card is not None and len(by_card) == 1:
+            (find,) = by_card
+            return [find[card](card, table) for card in hand]
         out: list[list[Capture]] = []
         for card in hand:
             caps: list[Capture] = []
-            for find in finders:
-                caps = find(card, table)
+            for search in self.finders:
+                caps = search(card, table)
                 if caps:
                     break
             out.append(caps)
@@ -435,17 +449,20 @@ def _masks_of(kind: CaptureKind) -> Masks | None:
     return kind.masks if _own_hook(kind, "masks") else None
 
 
+def _says_singles(kind: CaptureKind) -> bool:
+    """Whether a kind's ``singles`` speak for its captures: given by the class that defines its ``captures``
+    (:func:`_own_hook`), and no ``when`` wraps them (they would skip the condition)."""
+    return isinstance(kind, KindMechanic) and "captures" not in vars(kind) and _own_hook(kind, "singles")
+
+
 def _alone(tier: tuple[CaptureKind, ...]) -> list[int] | None:
     """For a tier of two kinds, per played card: 2 when the first kind's captures are all among the second's on
     every table (the second alone gives the tier's captures), 1 the other way round, 0 when both must be asked;
     None when a kind does not say (:meth:`~piglia.mechanics.capture.KindMechanic.singles`)."""
     first, second = tier
-    if not (_masks_of(first) and _masks_of(second)):  # a ``when`` wraps a kind: its singles would skip it
+    if not (_says_singles(first) and _says_singles(second)):
         return None
-    if not (isinstance(first, KindMechanic) and isinstance(second, KindMechanic)):
-        return None
-    if not (_own_hook(first, "singles") and _own_hook(second, "singles")):
-        return None
+    assert isinstance(first, KindMechanic) and isinstance(second, KindMechanic)
     out = []
     for played in range(len(first.inputs.deck)):
         exact_a, within_a = first.singles(played)
@@ -495,13 +512,31 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
     return merged
 
 
+def _finder_by_card(
+    tier: tuple[CaptureKind, ...], finder: Callable[[int, Sequence[int]], list[Capture]], size: int
+) -> tuple[Callable[[int, Sequence[int]], list[Capture]], ...]:
+    """A tier's search per played card of a deck of ``size``: ``finder`` (the tier's :func:`_finder`), or the one
+    kind's own method where that kind alone gives the tier's captures of the card (:func:`_alone`)."""
+    alone = _alone(tier) if len(tier) == 2 else None
+    if alone is None:
+        return (finder,) * size
+    first, second = tier[0].captures, tier[1].captures
+    return tuple(second if who == 2 else first if who == 1 else finder for who in alone)
+
+
 def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
     if len(tier) == 1:
         return tier[0].captures
     if len(tier) == 2:  # the common free tier (a match kind and a sum kind): no lists of lists
         first, second = tier[0].captures, tier[1].captures
+        alone = _alone(tier)
 
         def merged2(played: int, table: Sequence[int]) -> list[Capture]:
+            who = alone[played] if alone is not None else 0
+            if who == 2:  # the first kind's captures are all among the second's
+                return second(played, table)
+            if who == 1:
+                return first(played, table)
             a = first(played, table)
             b = second(played, table)
             if not a:

@@ -65,15 +65,24 @@ class PileKind(KindMechanic):
             for p in range(n)
         )
         self._takes_ok = inp.takes_ok
+        # per played card: may it take any card (no ``cards`` filter stops it)? Then the pile is not read card
+        # by card (a pile grows large, and this is asked for every card of every hand)
+        self._takes_any = tuple(all(row) for row in inp.takes_ok)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         ok = self._ok[played]
         if ok is None or not table or not ok[table[-1]]:
             return []
-        takes = self._takes_ok[played]
-        if not all(takes[c] for c in table):
-            return []  # a ``cards`` filter: the pile is taken whole or not at all
+        if not self._takes_any[played]:
+            takes = self._takes_ok[played]
+            if not all(takes[c] for c in table):
+                return []  # a ``cards`` filter: the pile is taken whole or not at all
         return [tuple(sorted(table))]
+
+    def singles(self, played: int) -> tuple[int | None, int]:
+        # a card the kind may not play takes nothing with it; the others take the whole pile, never one card of
+        # it on every table
+        return (None, 0) if self._ok[played] is not None else (0, 0)
 
     def phrase(self, page: Page) -> str:
         if self.on_top is None:

@@ -1,0 +1,77 @@
+"""A tier of two capture kinds asks one of them where the other adds nothing for the played card
+(``KindMechanic.singles``, ``piglia.variant._alone``): the per-card search (``CaptureRules.by_card``), the
+tier's merged search and the counted masks all rely on it. The reference here is each tier's kinds asked one
+by one and their captures merged, which uses no such choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+import pytest
+
+import piglia
+from conftest import play_positions
+from piglia.mechanics.capture import Capture
+from piglia.mechanics.pile import PileKind
+from piglia.spec import builtin_names
+from piglia.variant import CaptureRules, Variant, _alone
+
+
+def union_search(rules: CaptureRules, card: int, table: Sequence[int]) -> list[Capture]:
+    """The first tier whose kinds, each asked, take something: their captures merged, ascending."""
+    for tier in rules.tiers:
+        found = sorted({cap for kind in tier for cap in kind.captures(card, table)})
+        if found:
+            return found
+    return []
+
+
+NO_BUILDS = [name for name in builtin_names() if piglia.load_variant(name).builds is None]
+
+
+@pytest.mark.parametrize("name", NO_BUILDS)
+def test_each_cards_search_lists_what_its_tiers_kinds_list(name: str) -> None:
+    variant = piglia.load_variant(name)
+    rules = CaptureRules(variant.capture.tiers, variant.capture.mandatory)
+    if rules.table is not None:
+        rules.table.on = False
+    for hand, table in play_positions(variant, 17, 150):
+        expected = [union_search(rules, card, table) for card in hand]
+        assert [rules.captures(card, table) for card in hand] == expected, (hand, table)
+        assert rules.hand_captures(hand, table) == expected, (hand, table)
+
+
+def pile_kinds(variant: Variant) -> list[PileKind]:
+    return [kind for tier in variant.capture.tiers for kind in tier if isinstance(kind, PileKind)]
+
+
+def test_what_a_pile_kind_says_of_its_one_card_captures_holds_on_every_table() -> None:
+    variant = piglia.load_variant("pisti")
+    kinds = pile_kinds(variant)
+    assert len(kinds) == 2
+    deck = len(variant.deck)
+    rng = random.Random(5)
+    for kind in kinds:
+        for _ in range(200):
+            table = rng.sample(range(deck), rng.randint(0, 8))  # in the order the cards arrived: the last on top
+            for played in range(deck):
+                exact, within = kind.singles(played)
+                captures = kind.captures(played, table)
+                if exact is not None:
+                    assert captures == [(c,) for c in sorted(table) if exact >> c & 1], (kind.name, played, table)
+                assert all((c,) in captures for c in table if within >> c & 1), (kind.name, played, table)
+
+
+def test_pisti_asks_the_pair_kind_alone_for_every_card_but_a_jack() -> None:
+    # P2.1: a card of the top card's rank takes the pile, and a jack takes any pile: only a jack may use the
+    # jack kind, so for every other card the pair kind gives the tier's captures; a jack needs both (it takes a
+    # pile topped by a jack as a pair too, and any other pile as a jack).
+    variant = piglia.load_variant("pisti")
+    ((pair, jack),) = variant.capture.tiers
+    assert (pair.name, jack.name) == ("pair", "jack")
+    alone = _alone((pair, jack))
+    assert alone is not None
+    rank = variant.deck.cards
+    assert alone == [0 if rank[c].rank.id == "J" else 1 for c in range(len(variant.deck))]
