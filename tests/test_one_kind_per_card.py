@@ -75,3 +75,22 @@ def test_pisti_asks_the_pair_kind_alone_for_every_card_but_a_jack() -> None:
     assert alone is not None
     rank = variant.deck.cards
     assert alone == [0 if rank[c].rank.id == "J" else 1 for c in range(len(variant.deck))]
+
+
+@pytest.mark.parametrize("name", NO_BUILDS)
+def test_pick_draws_what_the_listing_from_each_kind_has_at_every_index(name: str) -> None:
+    # random play counts the moves and builds only the one drawn: through the memo's positions, the counted
+    # masks or (a game with neither, as Pisti) the per-card search inline
+    variant = piglia.load_variant(name)
+    rules = CaptureRules(variant.capture.tiers, variant.capture.mandatory)
+    for turn, (hand, table) in enumerate(play_positions(variant, 23, 90)):
+        if rules.table is not None:
+            rules.table.on = turn % 2 == 0  # the memo's answers, then the search's, in turn
+        moves: list[tuple[int, Capture]] = []
+        for card in hand:
+            caps = union_search(rules, card, table)
+            if caps and not rules.mandatory:
+                moves.append((card, ()))
+            moves += [(card, cap) for cap in caps] if caps else [(card, ())]
+        for i in range(len(moves)):
+            assert rules.pick(hand, table, lambda n, i=i: i) == (len(moves), moves[i]), (hand, table, i)  # type: ignore[misc]

@@ -123,6 +123,12 @@ class CaptureRules:
             # counted as masks (the kinds' ``masks``): only the drawn card's become captures
             found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
+        elif memo is None and (by_card := self.by_card) is not None and len(by_card) == 1:
+            # hand_captures' straight search, inline: the commonest turn of such a game has no call to spare
+            found = []
+            find = by_card[0]
+            for card in hand:
+                found.append(find[card](card, table))
         else:
             found = self.hand_captures(hand, table)
         captures = sum(map(len, found))
