@@ -44,10 +44,11 @@ class CaptureRules:
     finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = field(
         init=False, repr=False, compare=False, default=()
     )
-    # The same per played card (``by_card[tier][played]``): where one kind of a two-kind tier gives the tier's
-    # captures for a card (``_alone``), that kind's own method, without the merge's call around it. None when
-    # some kind is not a KindMechanic (the deck's size unknown).
-    by_card: tuple[tuple[Callable[[int, Sequence[int]], list[Capture]], ...], ...] | None = field(
+    # A one-tier variant's search per played card (``straight[played]``): its finder, or, where one kind of a
+    # two-kind tier gives the tier's captures for the card (``_alone``), that kind's own method, without the
+    # merge's call around it. None with several tiers, or when some kind is not a KindMechanic (the deck's size
+    # unknown).
+    straight: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] | None = field(
         init=False, repr=False, compare=False, default=None
     )
     # The capture table (see :class:`CaptureTable`), or None when some kind does not say what it reads.
@@ -56,20 +57,25 @@ class CaptureRules:
     # union for a tier of several kinds), when every kind gives its captures so: random play counts them and
     # builds only the capture it draws (see pick).
     counters: tuple[Masks, ...] | None = field(init=False, repr=False, compare=False, default=None)
+    _straight_pick: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] | None = field(
+        init=False, repr=False, compare=False, default=None
+    )
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "finders", tuple(_finder(tier) for tier in self.tiers))
-        kinds = [kind for tier in self.tiers for kind in tier]
-        if kinds and all(isinstance(kind, KindMechanic) for kind in kinds):
-            size = len(cast(KindMechanic, kinds[0]).inputs.deck)
-            by_card = tuple(_finder_by_card(tier, f, size) for tier, f in zip(self.tiers, self.finders, strict=True))
-            object.__setattr__(self, "by_card", by_card)
+        if len(self.tiers) == 1 and all(isinstance(kind, KindMechanic) for kind in self.tiers[0]):
+            (tier,) = self.tiers
+            size = len(cast(KindMechanic, tier[0]).inputs.deck)
+            object.__setattr__(self, "straight", _finder_by_card(tier, self.finders[0], size))
         object.__setattr__(self, "table", CaptureTable.build(self.tiers))
         counters = [_counter(tier) for tier in self.tiers]
         # Set on the instance either way: left to the class's default, every read of it in pick (each turn of a
         # simulation) missed the interpreter's attribute cache and took the generic lookup, 4% of a Pisti deal.
         ready = bool(counters) and all(c is not None for c in counters)
         object.__setattr__(self, "counters", tuple(c for c in counters if c is not None) if ready else None)
+        # random play's way when there is neither a memo nor a count: each card searched straight (see pick)
+        straight = self.straight if self.table is None and self.counters is None else None
+        object.__setattr__(self, "_straight_pick", straight)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         """The captures open to ``played`` on ``table``, ascending: those of the first tier that has any."""
@@ -88,10 +94,9 @@ class CaptureRules:
         if memo is not None:
             return memo.hand_captures(hand, table) if memo.on else memo.turn_captures(hand, table)
         # No class to share answers by: each card searched straight, without the bookkeeping of _first_per_class.
-        by_card = self.by_card
-        if by_card is not None and len(by_card) == 1:
-            (find,) = by_card
-            return [find[card](card, table) for card in hand]
+        straight = self.straight
+        if straight is not None:
+            return [straight[card](card, table) for card in hand]
         out: list[list[Capture]] = []
         for card in hand:
             caps: list[Capture] = []
@@ -117,18 +122,18 @@ class CaptureRules:
         # Per card: its captures listed (a list), the memo's positions (a tuple), or (``masks``) its bit masks.
         found: Sequence[Any]
         masks = False
-        if memo is not None and memo.on:
+        straight = self._straight_pick
+        if straight is not None:
+            # hand_captures' straight search, inline: the commonest turn of such a game has no call to spare
+            found = []
+            for card in hand:
+                found.append(straight[card](card, table))
+        elif memo is not None and memo.on:
             found = memo.lookup(hand, table)
         elif self.counters is not None:
             # counted as masks (the kinds' ``masks``): only the drawn card's become captures
             found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
-        elif memo is None and (by_card := self.by_card) is not None and len(by_card) == 1:
-            # hand_captures' straight search, inline: the commonest turn of such a game has no call to spare
-            found = []
-            find = by_card[0]
-            for card in hand:
-                found.append(find[card](card, table))
         else:
             found = self.hand_captures(hand, table)
         captures = sum(map(len, found))
