@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
-from piglia.dsl import Compiled, T, compile_expr
+from piglia.dsl import Compiled, T, compile_expr, nodes
+from piglia.dsl.nodes import conjuncts
 from piglia.errors import DslError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
@@ -55,6 +56,17 @@ class _Failed(Exception):
 
 def _const(value: int) -> Expr:
     return lambda _env: value
+
+
+def _empties_table_after(term: nodes.Expr) -> bool:
+    """Whether a condition's term is ``empty(table_after)``: the play leaves no card on the table."""
+    return (
+        isinstance(term, nodes.Call)
+        and term.func.id == "empty"
+        and len(term.args) == 1
+        and isinstance(term.args[0], nodes.Name)
+        and term.args[0].id == "table_after"
+    )
 
 
 class VariantBuilder:
@@ -523,7 +535,8 @@ class VariantBuilder:
             points = trigger.points
             reads = trigger.when.names | (points.names if isinstance(points, Compiled) else frozenset())
             fn = _const(points) if isinstance(points, int) else points.fn
-            out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger=trigger))
+            sweep = any(map(_empties_table_after, conjuncts(trigger.when.ast)))
+            out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger, sweep))
         if failed:
             raise _Failed()
         return tuple(out)

@@ -32,8 +32,12 @@ def score_play(
     bonuses = game.variant.bonuses
     if not bonuses or not (captured or game.bonus_on_play):
         return []
-    seat = state.to_move
     table = state.table
+    if game.bonuses_need_empty_table and len(captured) < len(table):
+        # Each bonus's condition has empty(table_after) among the terms its ``and`` joins, and this play leaves a
+        # card on the table: a placement adds one, and fewer cards captured than the table holds leave one.
+        return []
+    seat = state.to_move
     if game.reads_table_after:
         if not captured:
             table_after = (*table, card)

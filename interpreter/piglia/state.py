@@ -68,6 +68,8 @@ class Game:
         self.reads_hand = "hand" in reads
         self.reads_pile = "pile" in reads
         self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
+        # every bonus needs the play to leave the table empty: a play that leaves cards scores none (scoring.py)
+        self.bonuses_need_empty_table = all(b.needs_empty_table for b in variant.bonuses)
         self.reads_previous = "previous" in reads
         # Flags and tables the play loop reads, so that a play asks one attribute rather than a chain of them.
         self.has_bonuses = bool(variant.bonuses)
@@ -627,6 +629,7 @@ class State:
         fast = not game.has_builds and self.events is None  # a record is written by push_raw
         bonuses = game.has_bonuses
         on_play = game.bonus_on_play
+        sweeps_only = game.bonuses_need_empty_table
         reads_kind = game.reads_kind
         declares = game.declares
         instant = game.has_instant_win
@@ -654,7 +657,7 @@ class State:
                 # face-down cards under the table go with a capture (mechanics/facedown.py)
                 hidden = facedown.taken_with(table, captured, self.face_down) if self.face_down else ()
                 taken = (*captured, *hidden) if hidden else captured
-                if bonuses:
+                if bonuses and not (sweeps_only and len(taken) < len(table)):  # score_play's own first test
                     kind = self._kind_of(card, captured) if reads_kind else ""
                     for name, points in score_play(self, card, taken, kind, team, last_play):
                         self.deal_points[team] += points

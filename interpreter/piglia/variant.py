@@ -583,6 +583,9 @@ class Bonus:
     reads: frozenset[str] = frozenset(BONUS_SCOPE)
     # The mechanic that says which plays it is checked on, with the compiled parts the rules page phrases.
     trigger: BonusTrigger | None = field(default=None, compare=False, repr=False)
+    # Whether ``when`` holds only for a play that leaves the table empty (``empty(table_after)`` is one of the
+    # terms its ``and`` joins): a play that leaves cards on the table need not be checked at all.
+    needs_empty_table: bool = False
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ __all__ = [
     "StrLit",
     "Unary",
     "Where",
+    "conjuncts",
 ]
 
 
@@ -157,3 +158,11 @@ class Where(Expr):
 
     coll: Expr
     cond: Expr
+
+
+def conjuncts(expr: Expr) -> tuple[Expr, ...]:
+    """The terms a chain of ``and`` joins, left to right (the expression itself when it is not one): the
+    expression holds only when every one of them holds."""
+    if isinstance(expr, BoolOp) and expr.op == "and":
+        return conjuncts(expr.left) + conjuncts(expr.right)
+    return (expr,)
