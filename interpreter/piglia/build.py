@@ -9,7 +9,7 @@ raised one at a time, so a user sees all of them.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -60,13 +60,46 @@ def _const(value: int) -> Expr:
 
 def _empties_table_after(term: nodes.Expr) -> bool:
     """Whether a condition's term is ``empty(table_after)``: the play leaves no card on the table."""
+    return _aggregate_of(term, "empty", "table_after")
+
+
+def _aggregate_of(term: nodes.Expr, func: str, name: str) -> bool:
+    """Whether ``term`` is ``func(name)`` for a scope variable ``name``."""
     return (
         isinstance(term, nodes.Call)
-        and term.func.id == "empty"
+        and term.func.id == func
         and len(term.args) == 1
         and isinstance(term.args[0], nodes.Name)
-        and term.args[0].id == "table_after"
+        and term.args[0].id == name
     )
+
+
+# count(captured) OP n, as the bounds it sets on the count: (lowest, highest), None for no bound
+_COUNT_BOUNDS: Mapping[str, Callable[[int], tuple[int, int | None]]] = {
+    "==": lambda n: (n, n),
+    ">=": lambda n: (n, None),
+    ">": lambda n: (n + 1, None),
+    "<=": lambda n: (0, n),
+    "<": lambda n: (0, n - 1),
+}
+_FLIPPED = {"==": "==", ">=": "<=", ">": "<", "<=": ">=", "<": ">"}  # n OP count(captured), turned round
+
+
+def _captured_bounds(terms: Sequence[nodes.Expr]) -> tuple[int, int | None]:
+    """The bounds that terms ``count(captured) OP n`` (or ``n OP count(captured)``) of a condition's ``and``
+    chain set on how many cards the play captures: the condition is false outside them."""
+    lo, hi = 0, None
+    for term in terms:
+        if not isinstance(term, nodes.Compare):
+            continue
+        op, left, right = term.op, term.left, term.right
+        if isinstance(left, nodes.IntLit) and op in _FLIPPED:
+            op, left, right = _FLIPPED[op], right, left
+        if op in _COUNT_BOUNDS and isinstance(right, nodes.IntLit) and _aggregate_of(left, "count", "captured"):
+            low, high = _COUNT_BOUNDS[op](right.value)
+            lo = max(lo, low)
+            hi = high if hi is None else hi if high is None else min(hi, high)
+    return lo, hi
 
 
 class VariantBuilder:
@@ -535,8 +568,10 @@ class VariantBuilder:
             points = trigger.points
             reads = trigger.when.names | (points.names if isinstance(points, Compiled) else frozenset())
             fn = _const(points) if isinstance(points, int) else points.fn
-            sweep = any(map(_empties_table_after, conjuncts(trigger.when.ast)))
-            out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger, sweep))
+            terms = conjuncts(trigger.when.ast)
+            sweep = any(map(_empties_table_after, terms))
+            lo, hi = _captured_bounds(terms)
+            out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger, sweep, lo, hi))
         if failed:
             raise _Failed()
         return tuple(out)

@@ -29,13 +29,11 @@ def score_play(
     placement builds no scope at all.
     """
     game = state.game
-    bonuses = game.variant.bonuses
-    if not bonuses or not (captured or game.bonus_on_play):
-        return []
     table = state.table
-    if game.bonuses_need_empty_table and len(captured) < len(table):
-        # Each bonus's condition has empty(table_after) among the terms its ``and`` joins, and this play leaves a
-        # card on the table: a placement adds one, and fewer cards captured than the table holds leave one.
+    # Only the bonuses whose conditions can hold for a play of this many cards captured: fewer than the table
+    # holds leave a card on it, and so does a placement (Game.live_bonuses; Bonus.may_score).
+    bonuses = game.live_bonuses[len(captured)][len(captured) >= len(table)]
+    if not bonuses:
         return []
     seat = state.to_move
     if game.reads_table_after:
@@ -67,6 +65,6 @@ def score_play(
     )
     scored = []
     for b in bonuses:
-        if (captured or b.on_play) and b.when(env):
+        if b.when(env):
             scored.append((b.name, int(b.points(env))))
     return scored

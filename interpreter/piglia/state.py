@@ -37,7 +37,7 @@ from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import BuildRaw, Move
 from piglia.outcome import Outcome, Reason
 from piglia.scoring import score_play
-from piglia.variant import RawMove, Variant
+from piglia.variant import Bonus, RawMove, Variant
 
 __all__ = ["Game", "RawMove", "SeatView", "State"]
 
@@ -68,8 +68,17 @@ class Game:
         self.reads_hand = "hand" in reads
         self.reads_pile = "pile" in reads
         self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
-        # every bonus needs the play to leave the table empty: a play that leaves cards scores none (scoring.py)
-        self.bonuses_need_empty_table = all(b.needs_empty_table for b in variant.bonuses)
+        # The bonuses that can score on a play, by how many cards it captures (0: a placement) and whether it may
+        # leave the table empty (it captures at least as many cards as the table holds): most plays of most
+        # games have none, and build no bonus scope (scoring.py).
+        size = len(variant.deck)
+        self.live_bonuses: tuple[tuple[tuple[Bonus, ...], tuple[Bonus, ...]], ...] = tuple(
+            (
+                tuple(b for b in variant.bonuses if b.may_score(n, False)),
+                tuple(b for b in variant.bonuses if b.may_score(n, True)),
+            )
+            for n in range(size + 1)
+        )
         self.reads_previous = "previous" in reads
         # Flags and tables the play loop reads, so that a play asks one attribute rather than a chain of them.
         self.has_bonuses = bool(variant.bonuses)
@@ -627,9 +636,8 @@ class State:
         pick = game.variant.capture.pick
         get = branching.get
         fast = not game.has_builds and self.events is None  # a record is written by push_raw
-        bonuses = game.has_bonuses
         on_play = game.bonus_on_play
-        sweeps_only = game.bonuses_need_empty_table
+        live = game.live_bonuses
         reads_kind = game.reads_kind
         declares = game.declares
         instant = game.has_instant_win
@@ -657,7 +665,7 @@ class State:
                 # face-down cards under the table go with a capture (mechanics/facedown.py)
                 hidden = facedown.taken_with(table, captured, self.face_down) if self.face_down else ()
                 taken = (*captured, *hidden) if hidden else captured
-                if bonuses and not (sweeps_only and len(taken) < len(table)):  # score_play's own first test
+                if live[len(taken)][len(taken) >= len(table)]:  # score_play's own first test
                     kind = self._kind_of(card, captured) if reads_kind else ""
                     for name, points in score_play(self, card, taken, kind, team, last_play):
                         self.deal_points[team] += points

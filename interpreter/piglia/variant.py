@@ -583,9 +583,21 @@ class Bonus:
     reads: frozenset[str] = frozenset(BONUS_SCOPE)
     # The mechanic that says which plays it is checked on, with the compiled parts the rules page phrases.
     trigger: BonusTrigger | None = field(default=None, compare=False, repr=False)
-    # Whether ``when`` holds only for a play that leaves the table empty (``empty(table_after)`` is one of the
-    # terms its ``and`` joins): a play that leaves cards on the table need not be checked at all.
+    # What ``when`` says of the plays it can hold for, read from the terms its ``and`` joins: only a play that
+    # leaves the table empty (``empty(table_after)``), only one that captures from ``captured_min`` to
+    # ``captured_max`` cards (``count(captured) >= 2``...; None: no most). Other plays are not checked at all.
     needs_empty_table: bool = False
+    captured_min: int = 0
+    captured_max: int | None = None
+
+    def may_score(self, captured: int, empties_table: bool) -> bool:
+        """Whether this bonus can score on a play that captures ``captured`` cards (0: a placement) and may
+        (``empties_table``) or cannot leave the table empty; False says its condition cannot hold."""
+        if not (captured or self.on_play) or captured < self.captured_min:
+            return False
+        if self.captured_max is not None and captured > self.captured_max:
+            return False
+        return empties_table or not self.needs_empty_table
 
 
 @dataclass(frozen=True)
