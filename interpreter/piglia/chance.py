@@ -73,12 +73,21 @@ def deal_rng(seed: int, deal: int, attempt: int) -> random.Random:
     return random.Random(f"piglia/{seed}/deal/{deal}/{attempt}")
 
 
+# Per deck size: the (position, bound, bits) of each step of a shuffle, worked out once rather than per card.
+_STEPS: dict[int, list[tuple[int, int, int]]] = {}
+
+
+def _steps(size: int) -> list[tuple[int, int, int]]:
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1)]
+    return steps
+
+
 def _shuffle(cards: list[int], rng: random.Random) -> None:
     """``rng.shuffle(cards)`` with its draws inlined (one C call per card instead of two Python calls)."""
     getrandbits = rng.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _steps(len(cards)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
