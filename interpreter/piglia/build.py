@@ -58,11 +58,6 @@ def _const(value: int) -> Expr:
     return lambda _env: value
 
 
-def _empties_table_after(term: nodes.Expr) -> bool:
-    """Whether a condition's term is ``empty(table_after)``: the play leaves no card on the table."""
-    return _aggregate_of(term, "empty", "table_after")
-
-
 def _aggregate_of(term: nodes.Expr, func: str, name: str) -> bool:
     """Whether ``term`` is ``func(name)`` for a scope variable ``name``."""
     return (
@@ -569,7 +564,7 @@ class VariantBuilder:
             reads = trigger.when.names | (points.names if isinstance(points, Compiled) else frozenset())
             fn = _const(points) if isinstance(points, int) else points.fn
             terms = conjuncts(trigger.when.ast)
-            sweep = any(map(_empties_table_after, terms))
+            sweep = any(_aggregate_of(term, "empty", "table_after") for term in terms)  # the play empties the table
             lo, hi = _captured_bounds(terms)
             out.append(Bonus(name, trigger.when.fn, fn, trigger.on_play, reads, trigger, sweep, lo, hi))
         if failed:
