@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     game = Game(piglia.load_variant(args.variant))
     play(game, 2, args.warm)
     by_function: Counter[tuple[str, str]] = Counter()
-    by_line: Counter[int] = Counter()
+    by_line: Counter[tuple[str, int]] = Counter()  # (module, line); line -1: an instruction of no line
 
     def tracer(frame: FrameType, event: str, _arg: Any) -> Any:
         code = frame.f_code
@@ -55,7 +55,8 @@ def main(argv: list[str] | None = None) -> int:
         frame.f_trace_lines = False
         if event == "opcode":
             if args.function:
-                by_line[frame.f_lineno] += 1
+                line = frame.f_lineno
+                by_line[code.co_filename.rsplit("/", 1)[-1], -1 if line is None else line] += 1
             else:
                 by_function[code.co_filename.rsplit("/", 1)[-1], code.co_name] += 1
         return tracer
@@ -67,8 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.settrace(None)
     total = sum(by_line.values()) + sum(by_function.values())
     print(f"{args.variant}: {deals} deals, {total // max(deals, 1):,} bytecodes a deal")
-    for line, n in sorted(by_line.items()):
-        print(f"{line:>6} {n / deals:10.1f}")
+    for (module, line), n in sorted(by_line.items()):  # functions of that name in every module, by module
+        print(f"{module}:{line:<6} {n / deals:10.1f}")
     for (module, function), n in by_function.most_common(args.top):
         print(f"{n / total:6.1%} {n // deals:8,} {module} {function}")
     return 0

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from piglia.cards import Card
@@ -230,24 +231,22 @@ def _build_options(
     state: State,
     card: int,
     held: set[int],
-    table: Sequence[int],
-    memo: dict[int, set[int]] | None = None,
+    lo: Sequence[int],
+    alts: Sequence[tuple[int, ...]],
+    memo: dict[int, set[int]],
 ) -> list[tuple[tuple[int, ...], int]]:
-    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand.
-    ``memo``: the loose groups by total found so far on this ``table`` (shared by the cards of one hand: the
-    groups do not depend on the played card)."""
+    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand, ``lo``
+    the loose cards a build may take (those the rules allow) and ``alts`` their values in the sum search's form.
+    ``memo``: the loose groups by total found so far on this table. The three are the same for every card of a
+    hand, and worked out once a turn (:func:`raw_moves`)."""
     rules = _rules(state)
     values = state.game.variant.deck.value_of
-    ok = rules.ok
     pv = values[card]
-    lo = [c for c in table if ok[c]]
-    alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
     found: set[tuple[tuple[int, ...], int]] = set()
-    if memo is None:
-        memo = {}
 
     def cards(mask: int) -> tuple[int, ...]:
-        return tuple(lo[i] for i in range(len(lo)) if mask >> i & 1)
+        # bit i of the mask selects lo[i]: the bits, lowest first, as the selectors of compress (all in C)
+        return tuple(compress(lo, map(int, reversed(bin(mask)[2:]))))
 
     def groups_of(need: int) -> set[int]:
         """Loose groups (masks) adding up to ``need``; the empty group when ``need`` is 0."""
@@ -304,6 +303,8 @@ def raw_moves(state: State) -> list[RawMove]:
     # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
     lists = state.game.variant.capture.hand_captures(hand, table)
     groups: dict[int, set[int]] = {}  # the loose groups by total, for every card's builds
+    lo = [c for c in table if ok[c]]  # the loose cards a build may take, for every card's builds
+    alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
@@ -314,7 +315,7 @@ def raw_moves(state: State) -> list[RawMove]:
         if not owned:
             out.append(((card, (), 1, 0, ()), (card, ())))
         if ok[card] and held:
-            for onto, value in _build_options(state, card, held, table, groups):
+            for onto, value in _build_options(state, card, held, lo, alts, groups):
                 used = set(onto)
                 if all(b.value in held for b in owned if b.cards[0] not in used):
                     out.append(((card, (), 0, value, onto), BuildRaw(card, onto, value)))
