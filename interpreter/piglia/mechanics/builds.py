@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from piglia.cards import Card
@@ -308,21 +309,24 @@ def raw_moves(state: State) -> list[RawMove]:
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
+        # (a seat owning no build keeps every move: the tests of what its builds still need are skipped)
         for cap in _with_builds(state, card, table, lists[i]):
-            taken_cards = set(cap)
-            if all(b.value in held for b in owned if b.cards[0] not in taken_cards):
+            if not owned or all(b.value in held for b in owned if b.cards[0] not in cap):
                 out.append(((card, cap, 1, 0, ()), (card, cap)))
         if not owned:
             out.append(((card, (), 1, 0, ()), (card, ())))
         if ok[card] and held:
             for onto, value in _build_options(state, card, held, lo, alts, groups):
-                used = set(onto)
-                if all(b.value in held for b in owned if b.cards[0] not in used):
+                if not owned or all(b.value in held for b in owned if b.cards[0] not in onto):
                     out.append(((card, (), 0, value, onto), BuildRaw(card, onto, value)))
         if len(out) > MAX_MOVES:
             raise MoveLimitError(len(hand), len(state.table))
-    out.sort(key=lambda m: m[0])
-    return [m for _key, m in out]
+    out.sort(key=_sort_key)
+    return list(map(_move_of, out))
+
+
+_sort_key = itemgetter(0)  # raw_moves' (sort key, move) pairs
+_move_of = itemgetter(1)
 
 
 def taken(state: State, captured: Sequence[int]) -> None:
