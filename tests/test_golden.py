@@ -4,7 +4,8 @@ The files in ``tests/data`` were written by the engine as it was before a change
 Scopa run and a run of ``golden-mix.yaml`` (before the speed work), and runs of ``golden-full.yaml`` (before the
 engine's phases, issue 10), a test variant whose bonuses read the capture kind (with two kinds of one tier
 reaching the same capture), the hand, the pile, the table before and after, the previous and the last play, with
-an opening bonus that takes cards, a redeal, an instant win, and every award form (most, holder, score).
+an opening bonus that takes cards, a redeal, an instant win, and every award form (most, holder, score); and a
+Cassino run (before issue 12's ninth pass changed how builds are listed).
 Same seed, same bytes, but for the one documented change of format since (docs/records.md): version 2 records
 name the capture kind of every capture (``kind`` on ``play`` lines) and say ``piglia-record/2`` in the header.
 So a record of today, with its ``kind`` fields dropped and its version set back to 1, must be the saved file
@@ -76,3 +77,9 @@ def test_full_mechanics_records_are_byte_for_byte_the_ones_before_the_engine_pha
     for players, seed in ((2, 7), (4, 11)):
         expected = (DATA / f"golden-full-{players}p-seed{seed}.jsonl").read_text(encoding="utf-8")
         assert _record(str(DATA / "golden-full.yaml"), matches=6, seed=seed, players=players) == expected
+
+
+def test_builds_record_is_byte_for_byte_the_one_before_the_builds_speed_work() -> None:
+    # written by the engine before the ninth pass's changes to the listing of builds (docs/performance.md)
+    expected = (DATA / "golden-cassino-seed5.jsonl").read_text(encoding="utf-8")
+    assert _record("cassino", matches=2, seed=5) == expected
