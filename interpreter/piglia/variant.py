@@ -498,19 +498,7 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
         return masks[0]
     if len(masks) == 2:  # the common free tier (a match kind and a sum kind): no loop over the kinds
         first, second = masks
-        alone = _alone(tier)
-
-        def merged2(played: int, table: Sequence[int]) -> Collection[int]:
-            who = alone[played] if alone is not None else 0
-            if who == 2:  # the first kind's captures are all among the second's
-                return second(played, table)
-            if who == 1:
-                return first(played, table)
-            a = first(played, table)
-            b = second(played, table)
-            return ({*a, *b} if b else a) if a else b
-
-        return merged2
+        return _merged2(tier, first, second, lambda a, b: {*a, *b})  # a capture of both kinds is one mask
 
     def merged(played: int, table: Sequence[int]) -> Collection[int]:
         out: Collection[int] = ()
@@ -521,6 +509,34 @@ def _counter(tier: tuple[CaptureKind, ...]) -> Masks | None:
         return out
 
     return merged
+
+
+def _merged2(
+    tier: tuple[CaptureKind, ...],
+    first: Callable[[int, Sequence[int]], _Found],
+    second: Callable[[int, Sequence[int]], _Found],
+    union: Callable[[_Found, _Found], _Found],
+) -> Callable[[int, Sequence[int]], _Found]:
+    """The search of a tier of two kinds from each kind's (``first``, ``second``: their listings or their masks):
+    for each played card, the one kind that gives the tier's answer alone (:func:`_alone`), else both, joined by
+    ``union`` when both answer."""
+    alone = _alone(tier)
+
+    def merged2(played: int, table: Sequence[int]) -> _Found:
+        who = alone[played] if alone is not None else 0
+        if who == 2:  # the first kind's captures are all among the second's
+            return second(played, table)
+        if who == 1:
+            return first(played, table)
+        a = first(played, table)
+        b = second(played, table)
+        if not a:
+            return b
+        if not b:
+            return a
+        return union(a, b)
+
+    return merged2
 
 
 def _finder_by_card(
@@ -539,24 +555,8 @@ def _finder(tier: tuple[CaptureKind, ...]) -> Callable[[int, Sequence[int]], lis
     if len(tier) == 1:
         return tier[0].captures
     if len(tier) == 2:  # the common free tier (a match kind and a sum kind): no lists of lists
-        first, second = tier[0].captures, tier[1].captures
-        alone = _alone(tier)
-
-        def merged2(played: int, table: Sequence[int]) -> list[Capture]:
-            who = alone[played] if alone is not None else 0
-            if who == 2:  # the first kind's captures are all among the second's
-                return second(played, table)
-            if who == 1:
-                return first(played, table)
-            a = first(played, table)
-            b = second(played, table)
-            if not a:
-                return b
-            if not b:
-                return a
-            return sorted({*a, *b})  # each is ascending and unique; together they may share captures
-
-        return merged2
+        # each list is ascending and unique; together they may share captures
+        return _merged2(tier, tier[0].captures, tier[1].captures, lambda a, b: sorted({*a, *b}))
 
     def merged(played: int, table: Sequence[int]) -> list[Capture]:
         lists = [caps for caps in [kind.captures(played, table) for kind in tier] if caps]
