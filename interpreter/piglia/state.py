@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from piglia import dealflow, interrupt
@@ -386,7 +387,7 @@ class State:
             if caps:
                 if not mandatory:
                     out.append((card, ()))
-                out += [(card, cap) for cap in caps]
+                out += zip(repeat(card), caps)  # the (card, capture) pairs made in C
                 if len(out) > MAX_MOVES:  # bounded memory: each card's captures are bounded, so is their sum
                     raise MoveLimitError(len(hand), len(self.table))
             else:
@@ -428,6 +429,8 @@ class State:
         made = self.game.moves_made
         raws = self.raw_moves()
         moves = list(map(made.get, raws))
+        if all(moves):  # every one made before (a Move is always true): checked in C, no loop over thousands
+            return moves  # type: ignore[return-value]
         for i, move in enumerate(moves):
             if move is None:
                 raw = raws[i]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, TypeVar, cast
 
 from piglia.cards import Deck
@@ -31,6 +32,12 @@ RawMove = tuple[int, tuple[int, ...]]  # (card, captured): the engine's move by 
 Masks = Callable[[int, Sequence[int]], Collection[int]]
 _Found = TypeVar("_Found", list[Capture], Collection[int])  # what a search answers per card
 Guard = tuple[Sequence[bool], Callable[[Any], Any]]  # a kind's `when`: (its played-card filter, the condition)
+# One capture of a long list as the capture table keeps it: called on the table sorted by class, it gives the
+# captured cards (unsorted), taken by position in C (see CaptureTable).
+Taker = Callable[[Sequence[int]], Sequence[int]]
+# A played class's captures on one table key, as the capture table keeps them: the positions of each (a tuple),
+# or, for a long list, a Taker of each (see CaptureTable).
+Remembered = tuple[tuple[int, ...], ...] | tuple[Taker, ...]
 
 
 @dataclass(frozen=True)
@@ -240,7 +247,11 @@ class CaptureTable:
 
     Table cards that every kind treats alike form a class, and so do played cards. A table is keyed by its class
     counts, packed in one int (a sum of per-card weights); captures are memoised per (played class, key) as
-    positions in the table sorted by (class, card), which fit every table of that key. A memo that misses too
+    positions in the table sorted by (class, card), which fit every table of that key. A long list (``TAKERS_FROM``
+    captures or more: big tables) keeps each capture as a :data:`Taker` of its positions instead, an
+    ``itemgetter`` that takes the cards from the sorted table in C: listing a big table's moves turns thousands of
+    them into cards. Short lists stay plain tuples of ints, which the garbage collector stops tracking (a taker
+    stays tracked, and a full collection walks the whole memo). A memo that misses too
     often (tables too varied: large ones) switches itself off and the plain search takes over, with a memo for
     the turn only. Kinds that say nothing (plugins, new kinds) leave the variant on the plain search.
     """
@@ -255,6 +266,7 @@ class CaptureTable:
     FLAT_BELOW = 0.3
     FLAT_RISE = 0.05
     MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)
+    TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
     def __init__(
         self,
@@ -281,7 +293,7 @@ class CaptureTable:
         # (above every class-count key: one step past the largest), since a condition may read what no class says.
         self.guards = guards
         self.guard_step = (sum(weight) + 1) * self.played_classes
-        self.memo: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.memo: dict[int, Remembered] = {}
         self.on = True
         self.hits = 0
         self.lookups = 0
@@ -318,15 +330,15 @@ class CaptureTable:
                 out.append(_as_cards(found, canon))
         return out
 
-    def lookup(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | tuple[tuple[int, ...], ...]]:
+    def lookup(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | Remembered]:
         """For each card of ``hand``, its captures on ``table`` as the memo holds them (positions in the table
-        sorted by class: :meth:`cards_of` turns them into cards) or, where the memo had none, as the plain
-        search's list (which the memo then learns). Counting them needs nothing more: random play builds
-        only the captures of the card it draws."""
+        sorted by class, or their takers: :meth:`cards_of` turns them into cards) or, where the memo had none, as
+        the plain search's list (which the memo then learns). Counting them needs nothing more: random play
+        builds only the captures of the card it draws."""
         played_class = self.played_class
         key = sum(map(self._weight_of, table)) * self.played_classes
         get = self.memo.get
-        out: list[list[Capture] | tuple[tuple[int, ...], ...]] = []
+        out: list[list[Capture] | Remembered] = []
         hits = 0
         where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
         guards = self.guards
@@ -340,7 +352,10 @@ class CaptureTable:
                 if len(self.memo) < self.MAX_ENTRIES:
                     if where is None:
                         where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
-                    self.memo[k] = tuple([tuple([where[c] for c in cap]) for cap in caps])
+                    if len(caps) < self.TAKERS_FROM:
+                        self.memo[k] = tuple([tuple([where[c] for c in cap]) for cap in caps])
+                    else:
+                        self.memo[k] = tuple([_taker([where[c] for c in cap]) for cap in caps])
                 out.append(caps)
                 continue
             hits += 1
@@ -365,8 +380,8 @@ class CaptureTable:
                     bits |= 1 << i
         return bits
 
-    def cards_of(self, found: tuple[tuple[int, ...], ...], table: Sequence[int]) -> list[Capture]:
-        """The captures, as cards of ``table``, that the memo's positions ``found`` stand for."""
+    def cards_of(self, found: Remembered, table: Sequence[int]) -> list[Capture]:
+        """The captures, as cards of ``table``, that the memo's ``found`` stands for."""
         return _as_cards(found, sorted(table, key=self._canon_of))
 
     def _judge(self) -> None:
@@ -423,13 +438,25 @@ def _first_per_class(
     return out
 
 
-def _as_cards(found: tuple[tuple[int, ...], ...], canon: Sequence[int]) -> list[Capture]:
-    """The captures the memo's positions stand for, as cards of the table sorted by class (``canon``),
-    ascending."""
-    if len(found) == 1 and len(found[0]) == 1:
-        return [(canon[found[0][0]],)]
-    card_at = canon.__getitem__
-    return sorted([tuple(sorted(map(card_at, pos))) for pos in found])
+def _taker(positions: list[int]) -> Taker:
+    """The memo's form of one capture: an ``itemgetter`` of its positions that always answers a sequence (one
+    position is taken as a slice: ``itemgetter(p)`` would answer the card alone)."""
+    if len(positions) == 1:
+        (p,) = positions
+        return itemgetter(slice(p, p + 1))
+    return itemgetter(*positions)
+
+
+def _as_cards(found: Remembered, canon: list[int]) -> list[Capture]:
+    """The captures the memo's ``found`` stands for (positions or takers, never empty), as cards of the table
+    sorted by class (``canon``), ascending."""
+    first: Any = found[0]
+    if type(first) is tuple:
+        if len(found) == 1 and len(first) == 1:  # random play's commonest answer: one capture of one card
+            return [(canon[first[0]],)]
+        card_at = canon.__getitem__
+        return sorted([tuple(sorted(map(card_at, pos))) for pos in found])  # type: ignore[arg-type]
+    return sorted([tuple(sorted(take(canon))) for take in found])  # type: ignore[operator]  # a long list's takers
 
 
 def plain_search(tiers: tuple[tuple[CaptureKind, ...], ...]) -> Callable[[int, Sequence[int]], list[Capture]]:
