@@ -37,7 +37,7 @@ def test_legal_moves_are_the_raw_moves_as_moves(name: str) -> None:
             assert moves == built(state)
             assert [m.raw for m in moves] == state.raw_moves()
             if rng.random() < 0.1:
-                game.moves_made.clear()  # built afresh next time: the same moves
+                game.forget_moves()  # built afresh next time: the same moves
             state.push(moves[rng.randrange(len(moves))])
 
 
@@ -59,7 +59,7 @@ def test_the_moves_kept_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     while not state.over:
         moves = state.legal_moves()
         assert moves == built(state)
-        most = max(most, len(game.moves_made))
+        most = max(most, game.moves_kept, sum(map(len, game.moves_made)))
         state.push(moves[rng.randrange(len(moves))])
     # at most the bound plus the moves of one listing (kept until the next listing finds the bound passed)
     assert most <= 8 + 12

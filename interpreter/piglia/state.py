@@ -87,9 +87,17 @@ class Game:
         self.has_instant_win = variant.match.instant_win is not None
         self.declares = variant.declarations is not None
         self.has_builds = variant.builds is not None  # mechanics/builds.py lists the moves instead
-        # The Move of each raw move listed so far (moves are immutable values: one object serves every position
-        # that has the move). Listing the moves then builds only the moves not met before.
-        self.moves_made: dict[RawMove, Move] = {}
+        # Per card, the Move of each of its captures listed so far (``()``: the placement; a BuildRaw: a build).
+        # Moves are immutable values: one object serves every position that has the move, and listing the moves
+        # builds only those not met before (State.legal_moves).
+        self.moves_made: list[dict[tuple[int, ...] | BuildRaw, Move]] = [{} for _ in range(len(variant.deck))]
+        self.moves_kept = 0
+
+    def forget_moves(self) -> None:
+        """Drop the Moves kept for :meth:`State.legal_moves` (they are made again when next listed)."""
+        for kept in self.moves_made:
+            kept.clear()
+        self.moves_kept = 0
 
     def new_match(self, seed: int, *, auto_deal: bool = True, log: bool = True) -> State:
         """The opening position of a match, dealt from ``seed`` (without ``auto_deal``: in the DEAL phase)."""
@@ -423,25 +431,46 @@ class State:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the seat to move, sorted; empty when no player moves (chance, or the end)."""
-        cards = self.game.variant.deck.cards
-        card_of = cards.__getitem__
-        make = Move._sorted  # raw moves list captured cards in deck order already
-        made = self.game.moves_made
-        raws = self.raw_moves()
-        moves = list(map(made.get, raws))
-        if all(moves):  # every one made before (a Move is always true): checked in C, no loop over thousands
-            return moves  # type: ignore[return-value]
-        for i, move in enumerate(moves):
-            if move is None:
-                raw = raws[i]
-                if isinstance(raw, BuildRaw):  # a build raw equals and hashes only as a build (moves.py)
-                    move = Move.build(cards[raw[0]], tuple(map(card_of, raw.onto)), raw.value)
-                else:
-                    move = make(cards[raw[0]], tuple(map(card_of, raw[1])))
-                moves[i] = made[raw] = move
-        if len(made) > MOVES_KEPT:  # bounded: forget them all, the common ones come back at once
-            made.clear()
-        return moves  # type: ignore[return-value]  # every None was replaced
+        game = self.game
+        made = game.moves_made
+        if game.has_builds or self.over or self._deal_pending:
+            listed: list[Move] = []
+            for raw in self.raw_moves():
+                card, taken = raw[0], raw if isinstance(raw, BuildRaw) else raw[1]
+                listed.append(made[card].get(taken) or self._move(card, taken))
+            return listed
+        # raw_moves' listing, each capture looked up among the Moves of its card: on a big table, thousands of
+        # captures are hashed alone rather than paired with their card first
+        capture = game.variant.capture
+        hand = self.hands[self.to_move]
+        placements = not capture.mandatory
+        moves: list[Move] = []
+        for card, caps in zip(hand, capture.hand_captures(hand, self.table), strict=True):
+            if placements or not caps:
+                moves.append(made[card].get(()) or self._move(card, ()))
+            if caps:
+                got: list[Any] = list(map(made[card].get, caps))  # Moves, None for one not made yet
+                if not all(got):  # (a Move is always true: checked in C)
+                    got = [m or self._move(card, cap) for m, cap in zip(got, caps, strict=True)]
+                moves += got
+        if len(moves) > MAX_MOVES:  # as raw_moves would stop
+            raise MoveLimitError(len(hand), len(self.table))
+        return moves
+
+    def _move(self, card: int, taken: tuple[int, ...] | BuildRaw) -> Move:
+        """The Move of ``card`` taking ``taken`` (``()``: placed on the table; a :class:`BuildRaw`: that build),
+        made once and kept by the Game for every position that has it (bounded by MOVES_KEPT)."""
+        game = self.game
+        cards = game.variant.deck.cards
+        if isinstance(taken, BuildRaw):  # a build raw equals and hashes only as a build (moves.py)
+            move = Move.build(cards[card], tuple([cards[c] for c in taken.onto]), taken.value)
+        else:
+            move = Move._sorted(cards[card], tuple([cards[c] for c in taken]))  # raw captures are in deck order
+        if game.moves_kept >= MOVES_KEPT:  # bounded: forget them all, the common ones come back at once
+            game.forget_moves()
+        game.moves_made[card][taken] = move
+        game.moves_kept += 1
+        return move
 
     def apply(self, move: Move) -> State:
         """The position after ``move`` (a new state); raises :class:`IllegalMoveError` if the rules forbid it."""
