@@ -7,6 +7,7 @@ tables, bonus and award callables.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
@@ -258,13 +259,17 @@ class CaptureTable:
 
     WINDOW = 4096  # lookups between checks of the hit rate
     WARM_UP = 4  # windows not judged: an empty memo misses while it fills
-    MIN_HIT_RATE = 0.6  # below this over a window, the memo costs more than it saves: off for good
+    MIN_HIT_RATE = 0.6  # below this over a window, a memo that has stopped learning costs more than it saves
     # A memo still below FLAT_BELOW in its second window, having gained less than FLAT_RISE on its first, is not
     # learning: the tables are too varied for it (big tables of a four-player game stay near 24% from the first
     # window on), and it is given up then rather than after the warm-up. A learning memo gains far more (32% ->
     # 60% for the classic two-player game; docs/performance.md, issue 12's seventh pass).
     FLAT_BELOW = 0.3
     FLAT_RISE = 0.05
+    # After the warm-up, a memo below MIN_HIT_RATE that still gains FLAT_RISE over RISE_SPAN windows is learning,
+    # and kept: one whose tables are bigger fills more slowly (the fifteens of optional capture pass 60% at the
+    # eighth window and settle near 85%, where the memo beats counting by 1.1-1.2x; issue 12's tenth pass).
+    RISE_SPAN = 4
     MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)
     TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
@@ -298,7 +303,7 @@ class CaptureTable:
         self.hits = 0
         self.lookups = 0
         self.windows = 0
-        self.first_rate = 0.0  # the hit rate of the first window (see FLAT_BELOW)
+        self.rates: deque[float] = deque(maxlen=self.RISE_SPAN)  # the hit rates of the last windows judged
 
     @classmethod
     def build(cls, tiers: tuple[tuple[CaptureKind, ...], ...]) -> CaptureTable | None:
@@ -385,16 +390,18 @@ class CaptureTable:
         return _as_cards(found, sorted(table, key=self._canon_of))
 
     def _judge(self) -> None:
-        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE it costs
-        more than it saves, and is switched off for good; so it is at the second window if it is not learning."""
+        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE, unless
+        it is still learning, it costs more than it saves and is switched off for good; so it is at the second
+        window if it learns next to nothing."""
         self.windows += 1
         rate = self.hits / self.lookups
-        if self.windows == 1:
-            self.first_rate = rate
-        flat = self.windows == 2 and rate < self.FLAT_BELOW and rate - self.first_rate < self.FLAT_RISE
-        if flat or (self.windows > self.WARM_UP and rate < self.MIN_HIT_RATE):
+        past = self.rates  # oldest first: at most RISE_SPAN windows ago
+        gain = rate - past[0] if past else 0.0
+        flat = self.windows == 2 and rate < self.FLAT_BELOW and gain < self.FLAT_RISE
+        if flat or (self.windows > self.WARM_UP and rate < self.MIN_HIT_RATE and gain < self.FLAT_RISE):
             self.on = False
             self.memo = {}
+        past.append(rate)
         self.hits = self.lookups = 0
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
