@@ -91,7 +91,7 @@ def _judged(rates: list[float]) -> tuple[bool, int]:
     assert memo is not None
     for rate in rates:
         memo.lookups = 1000
-        memo.hits = round(rate * 1000)
+        memo.misses = 1000 - round(rate * 1000)
         memo._judge()
         if not memo.on:
             break

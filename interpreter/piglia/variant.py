@@ -300,7 +300,7 @@ class CaptureTable:
         self.guard_step = (sum(weight) + 1) * self.played_classes
         self.memo: dict[int, Remembered] = {}
         self.on = True
-        self.hits = 0
+        self.misses = 0  # in the current window (misses, not hits: the rarer of the two is the one counted)
         self.lookups = 0
         self.windows = 0
         self.rates: deque[float] = deque(maxlen=self.RISE_SPAN)  # the hit rates of the last windows judged
@@ -344,16 +344,16 @@ class CaptureTable:
         key = sum(map(self._weight_of, table)) * self.played_classes
         get = self.memo.get
         out: list[list[Capture] | Remembered] = []
-        hits = 0
         where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
         guards = self.guards
         for card in hand:
             k = key + played_class[card]
             if guards:
                 k += self._guard_bits(card, table) * self.guard_step
-            found = get(k)
+            found: list[Capture] | Remembered | None = get(k)
             if found is None:
-                caps = self.plain(card, table)
+                self.misses += 1
+                found = caps = self.plain(card, table)
                 if len(self.memo) < self.MAX_ENTRIES:
                     if where is None:
                         where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
@@ -361,12 +361,8 @@ class CaptureTable:
                         self.memo[k] = tuple([tuple([where[c] for c in cap]) for cap in caps])
                     else:
                         self.memo[k] = tuple([_taker([where[c] for c in cap]) for cap in caps])
-                out.append(caps)
-                continue
-            hits += 1
             out.append(found)
         # the hit rate's bookkeeping, inline: this runs once a turn in every simulation
-        self.hits += hits
         self.lookups += len(hand)
         if self.lookups >= self.WINDOW:
             self._judge()
@@ -394,7 +390,7 @@ class CaptureTable:
         it is still learning, it costs more than it saves and is switched off for good; so it is at the second
         window if it learns next to nothing."""
         self.windows += 1
-        rate = self.hits / self.lookups
+        rate = 1 - self.misses / self.lookups
         past = self.rates  # oldest first: at most RISE_SPAN windows ago
         gain = rate - past[0] if past else 0.0
         flat = self.windows == 2 and rate < self.FLAT_BELOW and gain < self.FLAT_RISE
@@ -402,7 +398,7 @@ class CaptureTable:
             self.on = False
             self.memo = {}
         past.append(rate)
-        self.hits = self.lookups = 0
+        self.misses = self.lookups = 0
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""
