@@ -252,9 +252,9 @@ class CaptureTable:
     captures or more: big tables) keeps each capture as a :data:`Taker` of its positions instead, an
     ``itemgetter`` that takes the cards from the sorted table in C: listing a big table's moves turns thousands of
     them into cards. Short lists stay plain tuples of ints, which the garbage collector stops tracking (a taker
-    stays tracked, and a full collection walks the whole memo). A memo that misses too
-    often (tables too varied: large ones) switches itself off and the plain search takes over, with a memo for
-    the turn only. Kinds that say nothing (plugins, new kinds) leave the variant on the plain search.
+    stays tracked, and a full collection walks the whole memo). A memo that misses too often (tables too varied:
+    large ones) switches itself off and the plain search takes over, with a memo for the turn only. Kinds that
+    say nothing (plugins, new kinds) leave the variant on the plain search.
     """
 
     WINDOW = 4096  # lookups between checks of the hit rate
