@@ -113,6 +113,26 @@ def test_a_memo_that_does_not_learn_is_given_up_at_its_second_window() -> None:
     assert _judged([0.5, 0.5, 0.5]) == (True, 3)
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_build_game_counts_the_moves_it_would_list(players: int) -> None:
+    """Cassino's random play counts each card's captures as masks and lists only the card drawn
+    (``builds.pick``): the count and the move at every index are ``raw_moves``', over whole matches in which
+    seats own builds that only one card of their hand can still take (CA2.2's obligation), with builds
+    increased and taken with captures."""
+    game = Game(piglia.load_variant("cassino"), players)
+    owing = 0
+    for seed in range(6):
+        state = game.new_match(match_seed(9, seed), log=False)
+        rng = random.Random(seed)
+        while not state.over:
+            moves = state.raw_moves()
+            owing += any(b.owner == state.to_move for b in state.builds)
+            for i in range(len(moves)):
+                assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
+            state.push_raw(moves[rng.randrange(len(moves))])
+    assert owing > 50  # the obligation was in play
+
+
 class _OtherSum(SumKind):
     """A subclass that searches its own way and does not say what it reads (as a plugin might)."""
 

@@ -423,7 +423,10 @@ class State:
         called when there is one move): random play, without building the moves it does not play."""
         if self.over or self._deal_pending:
             raise PigliaError("no move to pick: no player moves now")
-        if self.game.has_builds:  # builds (mechanics/builds.py): the moves are listed, not counted
+        if self.game.has_builds:  # builds (mechanics/builds.py): counted where the kinds count in masks
+            picked = builds_.pick(self, draw)
+            if picked is not None:
+                return picked
             moves = self.raw_moves()
             n = len(moves)
             return n, moves[draw(n)] if n > 1 else moves[0]

@@ -115,6 +115,15 @@ class CaptureRules:
             out.append(caps)
         return out
 
+    def hand_masks(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]] | None:
+        """For each card of ``hand``, its captures on ``table`` as bit masks over the deck (each once, in any
+        order; the caller never changes them): :meth:`hand_captures` counted, not listed. None when some kind
+        does not give its captures so (``KindMechanic.masks``)."""
+        if self.counters is None:
+            return None
+        memo = self.table
+        return _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
+
     def pick(self, hand: Sequence[int], table: Sequence[int], draw: Callable[[int], int]) -> tuple[int, RawMove]:
         """The number ``n`` of legal moves of ``hand`` on ``table`` and the move at index ``draw(n)`` of their
         list (:meth:`State.raw_moves <piglia.state.State.raw_moves>`' order: by card, a placement first when
@@ -139,7 +148,7 @@ class CaptureRules:
         elif memo is not None and memo.on:
             found = memo.lookup(hand, table)
         elif self.counters is not None:
-            # counted as masks (the kinds' ``masks``): only the drawn card's become captures
+            # counted as masks (hand_masks, inline: a call a turn spared): only the drawn card's become captures
             found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
             masks = True
         else:

@@ -32,7 +32,7 @@ form :class:`~piglia.moves.BuildRaw`; the record's ``play`` event gives its ``bu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter
@@ -45,7 +45,7 @@ from piglia.errors import PigliaError
 from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
-from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError
+from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError, as_cards
 from piglia.mechanics.sets import DEFAULT_LIMIT, _sum_groups, unions
 from piglia.moves import BuildRaw
 
@@ -323,6 +323,94 @@ def raw_moves(state: State) -> list[RawMove]:
             raise MoveLimitError(len(hand), len(state.table))
     out.sort(key=_sort_key)
     return list(map(_move_of, out))
+
+
+def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None:
+    """:func:`raw_moves`' number of moves ``n`` and its move at index ``draw(n)`` (``draw`` not called when there
+    is one), the moves of the cards not drawn counted rather than listed: their captures as bit masks, never as
+    sorted card tuples, and no sort of the whole list. None when the kinds do not count in masks (the caller
+    lists the moves then).
+
+    :func:`raw_moves` orders a card's moves as builds (by value, then the cards built on), the trail, then the
+    captures ascending; a move is kept when it covers each build of the mover's own that the rest of the hand
+    could no longer take (its first card is in what the move takes or builds on)."""
+    rules = _rules(state)
+    values = state.game.variant.deck.value_of
+    ok = rules.ok
+    seat = state.to_move
+    hand = state.hands[seat]
+    table = loose(state)
+    found = state.game.variant.capture.hand_masks(hand, table)
+    if found is None:
+        return None
+    owned = [b for b in state.builds if b.owner == seat]
+    groups: dict[int, set[int]] = {}  # as in raw_moves: worked out once a turn
+    lo = [c for c in table if ok[c]]
+    alts = [(values[c],) for c in lo]
+    # per card (the hand is kept in card order, as raw_moves sorts): its captures (masks), whether it may trail,
+    # its builds
+    per_card: list[tuple[int, Collection[int], bool, list[tuple[tuple[int, ...], int]]]] = []
+    n = 0
+    for i, card in enumerate(hand):
+        rest = hand[:i] + hand[i + 1 :]
+        held = {values[c] for c in rest if ok[c]}
+        # the first cards of the mover's builds that only this move can still cover: each must be in it
+        need = 0
+        for b in owned:
+            if b.value not in held:
+                need |= 1 << b.cards[0]
+        caps = _masks_with_builds(state, card, table, found[i])
+        if need:
+            caps = [m for m in caps if m & need == need]
+        builds: list[tuple[tuple[int, ...], int]] = []
+        if ok[card] and held:
+            builds = _build_options(state, card, held, lo, alts, groups)
+            if need:
+                builds = [o for o in builds if _covers(o[0], need)]
+        n += len(caps) + len(builds) + (not owned)
+        if n > MAX_MOVES:
+            raise MoveLimitError(len(hand), len(state.table))
+        per_card.append((card, caps, not owned, builds))
+    k = draw(n) if n > 1 else 0
+    for card, caps, trail, builds in per_card:
+        if k < len(builds):
+            onto, value = builds[k]
+            return n, BuildRaw(card, onto, value)
+        k -= len(builds)
+        if trail:
+            if k == 0:
+                return n, (card, ())
+            k -= 1
+        if k < len(caps):
+            return n, (card, sorted(map(as_cards, caps))[k])
+        k -= len(caps)
+    raise AssertionError("unreachable: k < n")
+
+
+def _masks_with_builds(state: State, card: int, table: Sequence[int], masks: Collection[int]) -> Collection[int]:
+    """:func:`_with_builds` on captures given as bit masks over the deck."""
+    if not state.builds or not _rules(state).ok[card]:
+        return masks
+    value = state.game.variant.deck.value_of[card]
+    mine = 0
+    for b in state.builds:
+        if b.value == value:
+            for c in b.cards:
+                mine |= 1 << c
+    if not mine:
+        return masks
+    out = [m | mine for m in masks]
+    if not _forced(state, card, table):
+        out.append(mine)
+    return out
+
+
+def _covers(cards: tuple[int, ...], need: int) -> bool:
+    """Whether ``cards`` hold every card of the bit mask ``need``."""
+    got = 0
+    for c in cards:
+        got |= 1 << c
+    return got & need == need
 
 
 _sort_key = itemgetter(0)  # raw_moves' (sort key, move) pairs
