@@ -17,6 +17,7 @@ import piglia
 from conftest import write_variant
 from piglia.dsl import parse
 from piglia.dsl.nodes import conjuncts
+from piglia.scoring import ScopeReads
 from piglia.spec import builtin_names
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -101,13 +102,16 @@ def scored_both_ways(state: State) -> list[tuple[int, int]]:
     on_play = tuple(b for b in game.variant.bonuses if b.on_play)
     every = game.variant.bonuses
     everything = tuple((on_play, on_play) if n == 0 else (every, every) for n in range(len(game.live_bonuses)))
+    full_scope = ScopeReads.of(every)  # and each evaluated on the whole scope that any bonus reads
+    scopes = tuple((full_scope, full_scope) for _ in everything)
     for raw in state.raw_moves():
         fast = state.bonus_points(raw)
         live, game.live_bonuses = game.live_bonuses, everything
+        reads, game.live_reads = game.live_reads, scopes
         try:
             full = state.bonus_points(raw)
         finally:
-            game.live_bonuses = live
+            game.live_bonuses, game.live_reads = live, reads
         out.append((fast, full))
     return out
 
@@ -140,3 +144,16 @@ def test_made_up_bonuses_score_what_they_score_evaluated(tmp_path: Path, names: 
     pairs = walk(game, 5, 300)
     assert all(fast == full for fast, full in pairs)
     assert any(full for _, full in pairs)
+
+
+def test_a_play_builds_only_what_the_bonuses_it_can_score_read() -> None:
+    """F8: on a one-card capture that leaves cards on the table only the picula can score, and it reads the
+    previous play, not the table after; on a capture of two or more only the bagher, which reads neither; the
+    spazzino (a sweep) reads the table after, on the plays that may empty it (``Game.live_reads``)."""
+    game = Game(piglia.load_variant("spazzino"))
+    one, two = game.live_reads[1][False], game.live_reads[2][False]
+    assert [b.name for b in game.live_bonuses[1][False]] == ["picula"]
+    assert one.previous and not one.table_after
+    assert [b.name for b in game.live_bonuses[2][False]] == ["bagher"]
+    assert not two.previous and not two.table_after
+    assert game.live_reads[2][True].table_after and game.live_reads[2][True].previous is False

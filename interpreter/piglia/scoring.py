@@ -2,21 +2,39 @@
 
 The scope is built from the position *before* the play and the play itself, so the very same code serves
 playing a move (:meth:`State.push_raw <piglia.state.State.push_raw>`) and valuing one without playing it
-(:meth:`State.bonus_points <piglia.state.State.bonus_points>`). Only what some bonus of the variant reads is
-built; the rest of the scope stays empty (nobody looks at it), which spares copying the hand, the pile and the
-table on every play.
+(:meth:`State.bonus_points <piglia.state.State.bonus_points>`). Only what the bonuses that can score on the play
+read is built (:class:`ScopeReads`); the rest of the scope stays empty (nobody looks at it), which spares copying
+the hand, the pile and the table on every play.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 from piglia.contexts import NO_PLAY, BonusEnv
 
 if TYPE_CHECKING:
     from piglia.state import State
+    from piglia.variant import Bonus
 
-__all__ = ["score_play"]
+__all__ = ["ScopeReads", "score_play"]
+
+
+class ScopeReads(NamedTuple):
+    """Which costly parts of a bonus's scope some bonuses read (the rest are cheap or always given)."""
+
+    table_before: bool
+    table_after: bool
+    previous: bool
+    hand: bool
+    pile: bool
+
+    @classmethod
+    def of(cls, bonuses: Iterable[Bonus]) -> ScopeReads:
+        """What ``bonuses`` read, together."""
+        reads: frozenset[str] = frozenset().union(*(b.reads for b in bonuses))
+        return cls(*(name in reads for name in cls._fields))
 
 
 def score_play(
@@ -32,11 +50,13 @@ def score_play(
     table = state.table
     # Only the bonuses whose conditions can hold for a play of this many cards captured: fewer than the table
     # holds leave a card on it, and so does a placement (Game.live_bonuses; Bonus.may_score).
-    bonuses = game.live_bonuses[len(captured)][len(captured) >= len(table)]
+    may_empty = len(captured) >= len(table)
+    bonuses = game.live_bonuses[len(captured)][may_empty]
     if not bonuses:
         return []
+    reads = game.live_reads[len(captured)][may_empty]  # what those bonuses read: the only parts built
     seat = state.to_move
-    if game.reads_table_after:
+    if reads.table_after:
         if not captured:
             table_after = (*table, card)
         elif len(captured) == len(table):  # a sweep: nothing left (the captured cards are all table cards)
@@ -46,19 +66,19 @@ def score_play(
     else:
         table_after = ()
     pile: tuple[int, ...] = ()
-    if game.reads_pile:
+    if reads.pile:
         pile = (*state.piles[team], card, *captured) if captured else tuple(state.piles[team])
     env = BonusEnv(
         card,
         captured,
-        tuple(table) if game.reads_table_before else (),
+        tuple(table) if reads.table_before else (),
         table_after,
-        state.previous if game.reads_previous else NO_PLAY,
+        state.previous if reads.previous else NO_PLAY,
         last_play,
         seat,
         team,
         kind,
-        tuple([c for c in state.hands[seat] if c != card]) if game.reads_hand else (),
+        tuple([c for c in state.hands[seat] if c != card]) if reads.hand else (),
         pile,
         state.deal_no,
         table[-1] if table else -1,  # the top card (mechanics/pile.py)

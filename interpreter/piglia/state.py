@@ -37,7 +37,7 @@ from piglia.mechanics.builds import Build, TableBuild
 from piglia.mechanics.capture import MAX_MOVES, MoveLimitError
 from piglia.moves import BuildRaw, Move
 from piglia.outcome import Outcome, Reason
-from piglia.scoring import score_play
+from piglia.scoring import ScopeReads, score_play
 from piglia.variant import Bonus, RawMove, Variant
 
 __all__ = ["Game", "RawMove", "SeatView", "State"]
@@ -64,10 +64,6 @@ class Game:
         reads: frozenset[str] = frozenset().union(*(b.reads for b in variant.bonuses))
         self.bonus_reads = reads
         self.reads_kind = "kind" in reads
-        self.reads_table_before = "table_before" in reads
-        self.reads_table_after = "table_after" in reads
-        self.reads_hand = "hand" in reads
-        self.reads_pile = "pile" in reads
         self.bonus_on_play = any(b.on_play for b in variant.bonuses)  # else a placement scores no bonus
         # The bonuses that can score on a play, by how many cards it captures (0: a placement) and whether it may
         # leave the table empty (it captures at least as many cards as the table holds): most plays of most
@@ -80,7 +76,11 @@ class Game:
             )
             for n in range(size + 1)
         )
-        self.reads_previous = "previous" in reads
+        # What those bonuses read, alike: a play builds only the parts of the scope that the bonuses it can score
+        # read (scoring.py), not all that any bonus of the variant reads.
+        self.live_reads: tuple[tuple[ScopeReads, ScopeReads], ...] = tuple(
+            (ScopeReads.of(off), ScopeReads.of(on)) for off, on in self.live_bonuses
+        )
         # Flags and tables the play loop reads, so that a play asks one attribute rather than a chain of them.
         self.has_bonuses = bool(variant.bonuses)
         self.team_of = self.players.team_of
