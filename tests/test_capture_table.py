@@ -186,3 +186,28 @@ def test_pick_raw_is_raw_moves_at_the_drawn_index(name: str) -> None:
         for i in range(len(moves)):
             assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
         state.push_raw(moves[rng.randrange(len(moves))])
+
+
+def test_the_memo_stops_growing_at_its_bound_and_keeps_one_copy_of_each_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Memory stays bounded in the number of deals (issue 12): past MAX_ENTRIES keys the memo learns nothing more
+    and still answers as the plain search does; keys whose answers are equal share one object, as do equal
+    captures inside them (a slow-learning memo holds a hundred thousand keys)."""
+    variant = piglia.load_variant("escoba")
+    memo = CaptureTable.build(variant.capture.tiers)
+    assert memo is not None
+    monkeypatch.setattr(memo, "MAX_ENTRIES", 300)
+    rng = random.Random(3)
+    for _ in range(400):
+        cards = rng.sample(range(len(variant.deck)), 3 + rng.randrange(1, 11))
+        hand, table = cards[:3], cards[3:]
+        assert memo.hand_captures(hand, table) == plain(variant.capture, hand, table)
+    assert len(memo.memo) == 300
+    answers = list(memo.memo.values())
+    by_value = {answer: answer for answer in answers}
+    assert all(answer is by_value[answer] for answer in answers)
+    assert len(by_value) < len(answers)  # answers repeat across keys, so sharing saves something here
+    captures = [cap for answer in answers for cap in answer]
+    first = {cap: cap for cap in captures}
+    assert all(cap is first[cap] for cap in captures)

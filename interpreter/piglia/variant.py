@@ -279,7 +279,9 @@ class CaptureTable:
     # and kept: one whose tables are bigger fills more slowly (the fifteens of optional capture pass 60% at the
     # eighth window and settle near 85%, where the memo beats counting by 1.1-1.2x; issue 12's tenth pass).
     RISE_SPAN = 4
-    MAX_ENTRIES = 1 << 18  # then the memo stops growing (memory stays bounded)
+    # Then the memo stops growing: memory stays bounded (a slow learner, optional capture's fifteens, holds 2^17
+    # keys after about 20,000 deals, at a 96% hit rate; 2^16 would hold it at 90%).
+    MAX_ENTRIES = 1 << 17
     TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
     def __init__(
@@ -308,6 +310,10 @@ class CaptureTable:
         self.guards = guards
         self.guard_step = (sum(weight) + 1) * self.played_classes
         self.memo: dict[int, Remembered] = {}
+        # one copy of each answer, of each capture in it and of each capture's taker (see _remember)
+        self.answers: dict[Remembered, Remembered] = {}
+        self.positions: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.takers: dict[tuple[int, ...], Taker] = {}
         self.on = True
         self.misses = 0  # in the current window (misses, not hits: the rarer of the two is the one counted)
         self.lookups = 0
@@ -366,16 +372,26 @@ class CaptureTable:
                 if len(self.memo) < self.MAX_ENTRIES:
                     if where is None:
                         where = {c: i for i, c in enumerate(sorted(table, key=self._canon_of))}
-                    if len(caps) < self.TAKERS_FROM:
-                        self.memo[k] = tuple([tuple([where[c] for c in cap]) for cap in caps])
-                    else:
-                        self.memo[k] = tuple([_taker([where[c] for c in cap]) for cap in caps])
+                    self.memo[k] = self._remember(caps, where)
             out.append(found)
         # the hit rate's bookkeeping, inline: this runs once a turn in every simulation
         self.lookups += len(hand)
         if self.lookups >= self.WINDOW:
             self._judge()
         return out
+
+    def _remember(self, caps: list[Capture], where: dict[int, int]) -> Remembered:
+        """``caps`` as the memo keeps them (positions in class order, or takers), each one shared with every
+        entry that holds the same: most keys' answers repeat (one capture of the first position...), and a
+        learning memo holds a hundred thousand keys or more, which sharing keeps in less than half the memory."""
+        found: Remembered
+        if len(caps) < self.TAKERS_FROM:
+            shared = self.positions
+            found = tuple([shared.setdefault(p, p) for p in _caps_at(caps, where)])
+        else:
+            takers = self.takers
+            found = tuple([takers.get(p) or takers.setdefault(p, _taker(p)) for p in _caps_at(caps, where)])
+        return self.answers.setdefault(found, found)
 
     def _guard_bits(self, card: int, table: Sequence[int]) -> int:
         """Which of the kinds' ``when`` conditions hold for ``card`` on ``table``, as bits (a condition is asked
@@ -406,6 +422,7 @@ class CaptureTable:
         if flat or (self.windows > self.WARM_UP and rate < self.MIN_HIT_RATE and gain < self.FLAT_RISE):
             self.on = False
             self.memo = {}
+            self.answers, self.positions, self.takers = {}, {}, {}
         past.append(rate)
         self.misses = self.lookups = 0
 
@@ -450,7 +467,12 @@ def _first_per_class(
     return out
 
 
-def _taker(positions: list[int]) -> Taker:
+def _caps_at(caps: list[Capture], where: dict[int, int]) -> list[tuple[int, ...]]:
+    """Each capture of ``caps`` as the positions of its cards (``where``: each table card's position)."""
+    return [tuple([where[c] for c in cap]) for cap in caps]
+
+
+def _taker(positions: Sequence[int]) -> Taker:
     """The memo's form of one capture: an ``itemgetter`` of its positions that always answers a sequence (one
     position is taken as a slice: ``itemgetter(p)`` would answer the card alone)."""
     if len(positions) == 1:
