@@ -211,3 +211,66 @@ def test_the_memo_stops_growing_at_its_bound_and_keeps_one_copy_of_each_answer(
     captures = [cap for answer in answers for cap in answer]
     first = {cap: cap for cap in captures}
     assert all(cap is first[cap] for cap in captures)
+
+
+KINDS = [
+    (name, kind)
+    for name in NAMES
+    for tier in piglia.load_variant(name).capture.tiers
+    for kind in tier
+    if isinstance(kind, KindMechanic)
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(KINDS), st.data())
+def test_a_kind_reads_no_table_card_beyond_what_it_says_it_reaches(
+    named: tuple[str, KindMechanic], data: st.DataObject
+) -> None:
+    """KindMechanic.reaches' contract, which the capture table's keys rely on: a played card's captures on a
+    table are those on the table's cards within its reach alone (no card outside is taken or changes them). A
+    kind's ``when`` reads the whole table and is keyed apart: the search behind it is what is checked."""
+    name, kind = named
+    size = len(piglia.load_variant(name).deck)
+    cards = data.draw(st.permutations(range(size)))
+    played, table = cards[0], sorted(cards[1 : 1 + data.draw(st.integers(min_value=1, max_value=14))])
+    reach = kind.reaches(played)
+    if reach is None:
+        return
+    within = [c for c in table if reach >> c & 1]
+    search = type(kind).captures
+    assert search(kind, played, table) == search(kind, played, within)
+
+
+def test_the_sum_kind_reaches_no_card_worth_more_than_the_total_it_needs() -> None:
+    """S2.2 (a card takes table cards whose values add up to its own): a 5 can never take a 6 or above, so no
+    such card is part of what it reaches; a match (S2.1) reaches only the cards of its own value."""
+    variant = piglia.load_variant("scopa")
+    deck = variant.deck
+    (match,), (sum_kind,) = variant.capture.tiers
+    assert isinstance(match, KindMechanic) and isinstance(sum_kind, KindMechanic)
+    five = next(c.index for c in deck.cards if deck.value_of[c.index] == 5)
+    values = deck.value_of
+    reached = [sum_kind.reaches(five), match.reaches(five)]
+    assert all(r is not None for r in reached)
+    sums, matches = ({c for c in range(len(deck)) if r is not None and r >> c & 1} for r in reached)
+    assert sums == {c for c in range(len(deck)) if values[c] <= 5}
+    assert matches == {c for c in range(len(deck)) if values[c] == 5}
+
+
+def test_tables_that_differ_only_beyond_a_cards_reach_share_its_memo_entry() -> None:
+    """The memo keys a played card's captures by the table cards it can reach: a 3 on (2, 1, re) and on
+    (2, 1, 7) is one entry, and the answer is still the plain search's on each table (S2.2)."""
+    variant = piglia.load_variant("scopa")
+    deck = variant.deck
+    memo = CaptureTable.build(variant.capture.tiers)
+    assert memo is not None
+    by_value: dict[int, list[int]] = {}
+    for c in range(len(deck)):
+        by_value.setdefault(deck.value_of[c], []).append(c)
+    three, two, one = by_value[3][0], by_value[2][0], by_value[1][0]
+    for far in (by_value[10][0], by_value[7][0], by_value[9][1]):
+        table = [two, one, far]
+        assert memo.hand_captures([three], table) == plain(variant.capture, [three], table)
+    assert len(memo.memo) == 1
+    assert memo.misses == 1

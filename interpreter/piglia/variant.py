@@ -279,8 +279,8 @@ class CaptureTable:
     # and kept: one whose tables are bigger fills more slowly (the fifteens of optional capture pass 60% at the
     # eighth window and settle near 85%, where the memo beats counting by 1.1-1.2x; issue 12's tenth pass).
     RISE_SPAN = 4
-    # Then the memo stops growing: memory stays bounded (a slow learner, optional capture's fifteens, holds 2^17
-    # keys after about 20,000 deals, at a 96% hit rate; 2^16 would hold it at 90%).
+    # Then the memo stops growing: memory stays bounded (the biggest of the built-in variants', optional capture's
+    # fifteens, holds about 100,000 keys after 40,000 deals, at a 99% hit rate; classic Scopa's, 10,000).
     MAX_ENTRIES = 1 << 17
     TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
@@ -292,10 +292,14 @@ class CaptureTable:
         plain: Callable[[int, Sequence[int]], list[Capture]],
         finders: tuple[Callable[[int, Sequence[int]], list[Capture]], ...] = (),
         guards: tuple[Guard, ...] = (),
+        span: tuple[int, ...] | None = None,
     ) -> None:
         self.played_class = played_class
         self.table_class = table_class
         self.weight = weight
+        # Per played card, the weight of the first table class it cannot reach (see _by_reach): a table's key
+        # modulo it keeps only the cards that can matter to the card's captures. None: every card may matter.
+        self.span = span if span is not None else (sum(weight) + 1,) * len(weight)
         n = len(table_class)
         self.canon_key = tuple(table_class[c] * n + c for c in range(n))
         # Lookups as a list's bound __getitem__: a fast method, where a tuple's is a slot wrapper that costs
@@ -310,6 +314,7 @@ class CaptureTable:
         self.guards = guards
         self.guard_step = (sum(weight) + 1) * self.played_classes
         self.memo: dict[int, Remembered] = {}
+        self.bar = self.MIN_HIT_RATE  # the hit rate it must keep after the warm-up (CaptureRules raises it)
         # one copy of each answer, of each capture in it and of each capture's taker (see _remember)
         self.answers: dict[Remembered, Remembered] = {}
         self.positions: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -330,10 +335,14 @@ class CaptureTable:
         n = len(known[0][0])
         played = _classes([tuple(s[0][c] for s in known) for c in range(n)])
         table = _classes([tuple(s[1][c] for s in known) for c in range(n)])
+        kinds = [kind for tier in tiers for kind in tier]
+        table, reach = _by_reach(played, table, [cast(KindMechanic, kind) for kind in kinds])
         base = max(table.count(k) for k in set(table)) + 1  # a class count never carries into the next class
         weight = tuple(base ** table[c] for c in range(n))
-        guards = tuple(g for tier in tiers for kind in tier if isinstance(kind, KindMechanic) and (g := _guard(kind)))
-        return cls(played, table, weight, plain_search(tiers), tuple(_finder(tier) for tier in tiers), guards)
+        span = tuple(base ** reach[played[c]] for c in range(n))
+        guards = tuple(g for kind in kinds if isinstance(kind, KindMechanic) and (g := _guard(kind)))
+        finders = tuple(_finder(tier) for tier in tiers)
+        return cls(played, table, weight, plain_search(tiers), finders, guards, span)
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
@@ -356,13 +365,17 @@ class CaptureTable:
         the plain search's list (which the memo then learns). Counting them needs nothing more: random play
         builds only the captures of the card it draws."""
         played_class = self.played_class
-        key = sum(map(self._weight_of, table)) * self.played_classes
+        key = sum(map(self._weight_of, table))
+        span = self.span
+        classes = self.played_classes
         get = self.memo.get
         out: list[list[Capture] | Remembered] = []
         where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
         guards = self.guards
         for card in hand:
-            k = key + played_class[card]
+            # the counts of the classes the card can reach (the first ones: positions there are the same on every
+            # table of that key), then its class
+            k = key % span[card] * classes + played_class[card]
             if guards:
                 k += self._guard_bits(card, table) * self.guard_step
             found: list[Capture] | Remembered | None = get(k)
@@ -411,7 +424,7 @@ class CaptureTable:
         return _as_cards(found, sorted(table, key=self._canon_of))
 
     def _judge(self) -> None:
-        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE, unless
+        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below its ``bar``, unless
         it is still learning, it costs more than it saves and is switched off for good; so it is at the second
         window if it learns next to nothing."""
         self.windows += 1
@@ -419,7 +432,7 @@ class CaptureTable:
         past = self.rates  # oldest first: at most RISE_SPAN windows ago
         gain = rate - past[0] if past else 0.0
         flat = self.windows == 2 and rate < self.FLAT_BELOW and gain < self.FLAT_RISE
-        if flat or (self.windows > self.WARM_UP and rate < self.MIN_HIT_RATE and gain < self.FLAT_RISE):
+        if flat or (self.windows > self.WARM_UP and rate < self.bar and gain < self.FLAT_RISE):
             self.on = False
             self.memo = {}
             self.answers, self.positions, self.takers = {}, {}, {}
@@ -505,6 +518,25 @@ def plain_search(tiers: tuple[tuple[CaptureKind, ...], ...]) -> Callable[[int, S
         return []
 
     return search
+
+
+def _by_reach(
+    played: tuple[int, ...], table: tuple[int, ...], kinds: list[KindMechanic]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The table classes numbered so that what a played class can reach (``KindMechanic.reaches``) is the first
+    ones: the classes more played classes reach come first (in a sum game, the low values). Returns the table
+    classes renumbered and, per played class, how many of the first classes cover all it reaches (all of them
+    where a kind does not say). A table's key taken modulo that many classes' weight is then the key of the
+    cards that can matter to the class (``CaptureTable.lookup``)."""
+    n, classes = len(table), max(table) + 1
+    reached: list[set[int]] = [set() for _ in range(max(played) + 1)]
+    for p in range(n):
+        for kind in kinds:
+            mask = kind.reaches(p) if _own_hook(kind, "reaches") else None
+            reached[played[p]] |= set(range(classes)) if mask is None else {table[c] for c in range(n) if mask >> c & 1}
+    by = sorted(range(classes), key=lambda k: (-sum(k in r for r in reached), k))
+    new = {old: i for i, old in enumerate(by)}
+    return tuple(new[k] for k in table), tuple(max((new[k] + 1 for k in r), default=0) for r in reached)
 
 
 def _classes(signatures: list[tuple[Hashable, ...]]) -> tuple[int, ...]:

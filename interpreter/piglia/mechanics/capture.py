@@ -276,6 +276,17 @@ class KindMechanic(Mechanic):
         """
         return None
 
+    def reaches(self, played: int) -> int | None:
+        """The table cards that can matter to this kind's captures of ``played``, as a bit mask over the deck
+        (bit ``c`` for card ``c``), or None (the default): every card may.
+
+        The contract: on every table, the captures of ``played`` are those it has on the table's cards in the
+        mask alone (a card outside it is never taken and changes nothing). Like :meth:`signatures`, it must hold
+        alike for every card of a class. The capture table keys its answers by the cards that can matter only,
+        so tables that differ elsewhere share them (a 7 in a sum game reads no card above 7).
+        """
+        return None
+
     def phrase(self, page: Page) -> str:
         """What this kind takes, as the end of "A card takes ...": one sentence from the catalog."""
         options = ", ".join(f"{k}: {v}" for k, v in self.inputs.options.items() if k not in FILTER_PROPERTIES)
@@ -450,6 +461,9 @@ class MatchKind(KindMechanic):
         n = len(self._hits)
         return self._hits, [tuple(row is not None and row[c] for row in self._hits) for c in range(n)]
 
+    def reaches(self, played: int) -> int:
+        return self._hit_mask[played]  # the cards it takes, one at a time: no other card changes that
+
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         hits = self._hit_of[played]
         if hits is None:
@@ -623,6 +637,16 @@ class SumKind(KindMechanic):
         played = [(self._need[p], self._takes_ok[p]) for p in range(n)]
         table = [(self._values[c], tuple(row[c] for row in self._takes_ok)) for c in range(n)]
         return played, table
+
+    def reaches(self, played: int) -> int | None:
+        # A group reaches its total only with cards worth no more than it, when no value is negative.
+        if self._alt_needs is not None or not self._bitset:
+            return None
+        need = self._need[played]
+        if need is None:
+            return 0
+        ok, values = self._takes_ok[played], self._values
+        return sum(1 << c for c in range(len(values)) if ok[c] and values[c] <= need)
 
     def _prepared(self, played: int, table: Sequence[int]) -> _Prepared:
         """The table as the search sees it under ``played``'s filter: the totals its groups reach (as bits), its
@@ -853,6 +877,11 @@ class AllKind(KindMechanic):
         n = len(self._played_ok)
         played = [(self._played_ok[p], self._takes_ok[p]) for p in range(n)]
         return played, [tuple(row[c] for row in self._takes_ok) for c in range(n)]
+
+    def reaches(self, played: int) -> int:
+        if not self._played_ok[played]:
+            return 0
+        return sum(1 << c for c, ok in enumerate(self._takes_ok[played]) if ok)
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:
         if not self._played_ok[played]:
