@@ -7,19 +7,21 @@ plain search is the reference, as the fast path must never change a legal move."
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import piglia
+from piglia import spec
 from piglia.mechanics.capture import Capture, KindMechanic, SumKind
 from piglia.simulate import match_seed
 from piglia.spec import builtin_names
 from piglia.state import Game
-from piglia.variant import CaptureRules, CaptureTable
+from piglia.variant import CaptureRules, CaptureTable, _as_cards
 
 NAMES = builtin_names()
 
@@ -274,3 +276,88 @@ def test_tables_that_differ_only_beyond_a_cards_reach_share_its_memo_entry() -> 
         assert memo.hand_captures([three], table) == plain(variant.capture, [three], table)
     assert len(memo.memo) == 1
     assert memo.misses == 1
+
+
+class _FakeClock:
+    """A clock the test moves: the memo's lookups and its rival's counting each advance it by their cost."""
+
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def _dueled(monkeypatch: pytest.MonkeyPatch, memo_cost: int, rival_cost: int) -> CaptureTable:
+    """Escoba's memo, its windows shortened, asked the same few turns over and over (so it hits and has stopped
+    learning), with a rival counting in masks that costs ``rival_cost`` a turn to the memo's ``memo_cost``."""
+    variant = piglia.load_variant("escoba")
+    rules = variant.capture
+    memo = CaptureTable.build(rules.tiers)
+    assert memo is not None and rules.counters is not None
+    clock = _FakeClock()
+    counters = rules.counters
+    plain_lookup = CaptureTable.lookup
+
+    def rival(hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
+        clock.now += rival_cost
+        return [counters[-1](card, table) for card in hand]
+
+    def costly_lookup(self: CaptureTable, hand: Sequence[int], table: Sequence[int]) -> Any:
+        clock.now += memo_cost
+        return plain_lookup(self, hand, table)
+
+    monkeypatch.setattr(CaptureTable, "lookup", costly_lookup)
+    for name, value in (("WINDOW", 60), ("DUEL_WINDOW", 15), ("WARM_UP", 1), ("DUEL_EVERY", 2)):
+        monkeypatch.setattr(memo, name, value)
+    memo.rival, memo.clock = rival, clock
+    rng = random.Random(5)
+    turns = [rng.sample(range(len(variant.deck)), 9) for _ in range(4)]
+    for i in range(400):
+        cards = turns[i % len(turns)]
+        hand, table = cards[:3], cards[3:]
+        counting = memo.counting
+        found = memo.lookup(hand, table) if memo.on else None
+        if found is not None and not counting:  # the memo's answers are the plain search's
+            want = plain(rules, hand, table)
+            canon = sorted(table, key=memo._canon_of)
+            got = [f if isinstance(f, list) else (_as_cards(f, canon) if f else []) for f in found]
+            assert got == want
+    return memo
+
+
+def test_a_memo_that_counting_beats_in_a_duel_is_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where random play can count in masks, a memo that has stopped learning and is timed slower than counting
+    on the same kind of turns (CaptureTable.DUEL_EVERY) is switched off: counting answers from then on."""
+    memo = _dueled(monkeypatch, memo_cost=10, rival_cost=1)
+    assert not memo.on and not memo.memo and not memo.settled
+
+
+def test_a_memo_that_beats_counting_in_a_duel_is_kept_and_not_timed_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    memo = _dueled(monkeypatch, memo_cost=1, rival_cost=10)
+    assert memo.on and memo.settled and not memo.counting
+    assert memo.lookup == memo._lookup_plain  # no more duels: the untimed lookup
+    assert memo.memo
+
+
+def test_random_play_through_a_duel_plays_the_moves_it_would_list(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel's counting window answers pick in masks, and pick builds the same move from them: every index of
+    every turn gives the move raw_moves() lists there, while the memo's windows, timed and counted, come and go."""
+    monkeypatch.setattr(spec, "_CACHE", {})  # a variant of this test's own: its memo's state stays here
+    variant = piglia.load_variant("scopa")
+    memo = variant.capture.table
+    assert memo is not None
+    for name, value in (("WINDOW", 40), ("DUEL_WINDOW", 20), ("WARM_UP", 1), ("DUEL_EVERY", 1)):
+        monkeypatch.setattr(memo, name, value)
+    game = Game(variant)
+    seen_counting = False
+    for k in range(3):
+        state = game.new_match(match_seed(6, k), log=False)
+        rng = random.Random(k)
+        while not state.over:
+            moves = state.raw_moves()
+            seen_counting |= memo.counting
+            for i in range(len(moves)):
+                assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
+            state.push_raw(moves[rng.randrange(len(moves))])
+    assert seen_counting and memo.windows > 3

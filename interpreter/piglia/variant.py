@@ -7,9 +7,11 @@ tables, bonus and award callables.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from operator import itemgetter
 from typing import Any, TypeVar, cast
 
@@ -81,6 +83,9 @@ class CaptureRules:
         # simulation) missed the interpreter's attribute cache and took the generic lookup, 4% of a Pisti deal.
         ready = bool(counters) and all(c is not None for c in counters)
         object.__setattr__(self, "counters", tuple(c for c in counters if c is not None) if ready else None)
+        memo, counted = self.table, self.counters
+        if memo is not None and counted is not None:
+            memo.rival = partial(_first_per_class, searches=counted, played_class=memo.played_class)
         # random play's way when there is neither a memo nor a count: each card searched straight (see pick)
         straight = self.straight if self.table is None and self.counters is None else None
         object.__setattr__(self, "_straight_pick", straight)
@@ -146,6 +151,9 @@ class CaptureRules:
             for card in hand:
                 found.append(straight[card](card, table))
         elif memo is not None and memo.on:
+            # a duel's counting window answers as counting does (CaptureTable.DUEL_EVERY); read before the lookup,
+            # which may end the window
+            masks = memo.counting
             found = memo.lookup(hand, table)
         elif self.counters is not None:
             # counted as masks (hand_masks, inline: a call a turn spared): only the drawn card's become captures
@@ -282,6 +290,17 @@ class CaptureTable:
     # Then the memo stops growing: memory stays bounded (the biggest of the built-in variants', optional capture's
     # fifteens, holds about 100,000 keys after 40,000 deals, at a 99% hit rate; classic Scopa's, 10,000).
     MAX_ENTRIES = 1 << 17
+    # Where random play can count in masks without the memo (CaptureRules.counters: its ``rival``), a miss, which
+    # lists and remembers a card's captures, costs more than counting them, and whether the memo pays depends on
+    # the game (a sum-to-15 game's beats counting from about 80% of hits; a twelve-card-hand game's, where counting
+    # shares its work among the hand, loses at 85%). So after the warm-up, every DUEL_EVERY windows until it has
+    # won once, the memo answers a window timed and counting the next DUEL_WINDOW lookups (each on its own
+    # consecutive turns, as in play: counting carries what it read of one table to the next); slower by
+    # DUEL_MARGIN and no longer learning, the memo is switched off. Only the choice depends on the clock: both
+    # give the same captures.
+    DUEL_EVERY = 4
+    DUEL_MARGIN = 1.1
+    DUEL_WINDOW = 1024  # lookups of the counting window: where the memo wins, counting costs it several times more
     TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
     def __init__(
@@ -314,7 +333,17 @@ class CaptureTable:
         self.guards = guards
         self.guard_step = (sum(weight) + 1) * self.played_classes
         self.memo: dict[int, Remembered] = {}
-        self.bar = self.MIN_HIT_RATE  # the hit rate it must keep after the warm-up (CaptureRules raises it)
+        # Counting in masks, which random play uses without the memo (set by CaptureRules), and the duel's state.
+        self.rival: Callable[[Sequence[int], Sequence[int]], list[Collection[int]]] | None = None
+        self.counting = False  # a duel's counting window: lookup answers with the rival's masks (see pick)
+        self.settled = False  # the memo has beaten its rival: no more duels
+        self.clock = time.perf_counter_ns
+        self.timed = [0, 0]  # nanoseconds in the duel's memo window, then in its counting window
+        self.duel_lookups = 0  # lookups of the duel's memo window
+        # What pick and hand_captures call: the lookup below, or a duel's timed one in its place. Set here, and
+        # only ever replaced, so that the instance keeps its attributes' layout (an attribute added later, or
+        # deleted, turns every attribute read of the instance into a dict lookup, 6% of a Scopa deal).
+        self.lookup = self._lookup_plain = self.lookup  # type: ignore[method-assign]
         # one copy of each answer, of each capture in it and of each capture's taker (see _remember)
         self.answers: dict[Remembered, Remembered] = {}
         self.positions: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -324,6 +353,7 @@ class CaptureTable:
         self.lookups = 0
         self.windows = 0
         self.rates: deque[float] = deque(maxlen=self.RISE_SPAN)  # the hit rates of the last windows judged
+        self.learning = True  # whether the last window judged gained FLAT_RISE over RISE_SPAN windows
 
     @classmethod
     def build(cls, tiers: tuple[tuple[CaptureKind, ...], ...]) -> CaptureTable | None:
@@ -346,6 +376,8 @@ class CaptureTable:
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
+        if self.counting:  # a duel's counting window: lookup answers in masks, and the memo is not asked
+            return self.turn_captures(hand, table)
         canon: list[int] | None = None  # the table sorted by class, once a turn
         out: list[list[Capture]] = []
         for found in self.lookup(hand, table):
@@ -424,20 +456,66 @@ class CaptureTable:
         return _as_cards(found, sorted(table, key=self._canon_of))
 
     def _judge(self) -> None:
-        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below its ``bar``, unless
+        """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE, unless
         it is still learning, it costs more than it saves and is switched off for good; so it is at the second
-        window if it learns next to nothing."""
+        window if it learns next to nothing. Where it has a rival, so it is when a duel finds it slower (see
+        DUEL_EVERY): a duel is one window of the memo, timed, then one of counting."""
         self.windows += 1
         rate = 1 - self.misses / self.lookups
         past = self.rates  # oldest first: at most RISE_SPAN windows ago
         gain = rate - past[0] if past else 0.0
         flat = self.windows == 2 and rate < self.FLAT_BELOW and gain < self.FLAT_RISE
-        if flat or (self.windows > self.WARM_UP and rate < self.bar and gain < self.FLAT_RISE):
-            self.on = False
-            self.memo = {}
-            self.answers, self.positions, self.takers = {}, {}, {}
+        learning = gain >= self.FLAT_RISE
+        judged = self.windows > self.WARM_UP
+        dueling = self.lookup == self._timed  # this was the duel's memo window: counting answers the next one
+        if flat or (judged and rate < self.MIN_HIT_RATE and not learning):
+            self._switch_off()
+        elif dueling:
+            self.duel_lookups = self.lookups
+            self.counting = True
+            self.lookup = self._counted  # type: ignore[method-assign,assignment]
+        elif self.rival is not None and judged and not self.settled and self.windows % self.DUEL_EVERY == 0:
+            self.timed = [0, 0]
+            self.lookup = self._timed  # type: ignore[method-assign]
+        self.learning = learning
         past.append(rate)
         self.misses = self.lookups = 0
+
+    def _switch_off(self) -> None:
+        self.on = False
+        self.memo = {}
+        self.answers, self.positions, self.takers = {}, {}, {}
+
+    def _timed(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | Remembered]:
+        """:meth:`lookup` in the duel's memo window, timed."""
+        t0 = self.clock()
+        out = CaptureTable.lookup(self, hand, table)
+        self.timed[0] += self.clock() - t0
+        return out
+
+    def _counted(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
+        """In the duel's counting window, in place of :meth:`lookup`: the rival's captures as bit masks
+        (:meth:`CaptureRules.hand_masks`), timed; at the window's end, the duel is decided."""
+        assert self.rival is not None
+        t0 = self.clock()
+        out = self.rival(hand, table)
+        self.timed[1] += self.clock() - t0
+        self.lookups += len(hand)
+        if self.lookups >= self.DUEL_WINDOW:
+            self._decide()
+        return out
+
+    def _decide(self) -> None:
+        """The duel's end: the memo's time a lookup against counting's, over their two windows."""
+        self.lookup = self._lookup_plain  # type: ignore[method-assign]
+        self.counting = False
+        memo_ns = self.timed[0] / max(self.duel_lookups, 1)
+        rival_ns = self.timed[1] / max(self.lookups, 1)
+        self.lookups = 0
+        if memo_ns < rival_ns:
+            self.settled = True
+        elif memo_ns > rival_ns * self.DUEL_MARGIN and not self.learning:
+            self._switch_off()
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""
