@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import piglia
 from piglia import spec
-from piglia.mechanics.capture import Capture, KindMechanic, SumKind
+from piglia.mechanics.capture import Capture, KindMechanic, SumKind, as_cards
 from piglia.simulate import match_seed
 from piglia.spec import builtin_names
 from piglia.state import Game
@@ -308,21 +308,30 @@ def _dueled(monkeypatch: pytest.MonkeyPatch, memo_cost: int, rival_cost: int) ->
         return plain_lookup(self, hand, table)
 
     monkeypatch.setattr(CaptureTable, "lookup", costly_lookup)
-    for name, value in (("WINDOW", 60), ("DUEL_WINDOW", 15), ("WARM_UP", 1), ("DUEL_EVERY", 2)):
+    for name, value in (
+        ("WINDOW", 60),
+        ("due", 60),
+        ("DUEL_BLOCK", 9),
+        ("DUEL_BLOCKS", 4),
+        ("WARM_UP", 1),
+        ("DUEL_EVERY", 2),
+    ):
         monkeypatch.setattr(memo, name, value)
     memo.rival, memo.clock = rival, clock
     rng = random.Random(5)
     turns = [rng.sample(range(len(variant.deck)), 9) for _ in range(4)]
-    for i in range(400):
+    for i in range(400):  # as random play asks (CaptureRules.pick): the memo, or counting in a duel's block
         cards = turns[i % len(turns)]
         hand, table = cards[:3], cards[3:]
-        counting = memo.counting
-        found = memo.lookup(hand, table) if memo.on else None
-        if found is not None and not counting:  # the memo's answers are the plain search's
-            want = plain(rules, hand, table)
+        if not memo.on:
+            break
+        want = plain(rules, hand, table)
+        if memo.counting:
+            got = [sorted(map(as_cards, masks)) for masks in memo.counted(hand, table)]
+        else:
             canon = sorted(table, key=memo._canon_of)
-            got = [f if isinstance(f, list) else (_as_cards(f, canon) if f else []) for f in found]
-            assert got == want
+            got = [f if isinstance(f, list) else (_as_cards(f, canon) if f else []) for f in memo.lookup(hand, table)]
+        assert got == want
     return memo
 
 
@@ -336,18 +345,25 @@ def test_a_memo_that_counting_beats_in_a_duel_is_switched_off(monkeypatch: pytes
 def test_a_memo_that_beats_counting_in_a_duel_is_kept_and_not_timed_again(monkeypatch: pytest.MonkeyPatch) -> None:
     memo = _dueled(monkeypatch, memo_cost=1, rival_cost=10)
     assert memo.on and memo.settled and not memo.counting
-    assert memo.lookup == memo._lookup_plain  # no more duels: the untimed lookup
+    assert not memo.blocks and memo.windows > 5  # no duel after the first it won
     assert memo.memo
 
 
 def test_random_play_through_a_duel_plays_the_moves_it_would_list(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A duel's counting window answers pick in masks, and pick builds the same move from them: every index of
-    every turn gives the move raw_moves() lists there, while the memo's windows, timed and counted, come and go."""
+    """A duel's counting blocks answer pick in masks, and pick builds the same move from them: every index of
+    every turn gives the move raw_moves() lists there, while the memo's and counting's blocks come and go."""
     monkeypatch.setattr(spec, "_CACHE", {})  # a variant of this test's own: its memo's state stays here
     variant = piglia.load_variant("scopa")
     memo = variant.capture.table
     assert memo is not None
-    for name, value in (("WINDOW", 40), ("DUEL_WINDOW", 20), ("WARM_UP", 1), ("DUEL_EVERY", 1)):
+    for name, value in (
+        ("WINDOW", 40),
+        ("due", 40),
+        ("DUEL_BLOCK", 10),
+        ("DUEL_BLOCKS", 4),
+        ("WARM_UP", 1),
+        ("DUEL_EVERY", 1),
+    ):
         monkeypatch.setattr(memo, name, value)
     game = Game(variant)
     seen_counting = False

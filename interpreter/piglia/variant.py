@@ -151,10 +151,11 @@ class CaptureRules:
             for card in hand:
                 found.append(straight[card](card, table))
         elif memo is not None and memo.on:
-            # a duel's counting window answers as counting does (CaptureTable.DUEL_EVERY); read before the lookup,
-            # which may end the window
-            masks = memo.counting
-            found = memo.lookup(hand, table)
+            if memo.counting:  # a duel's counting block (CaptureTable.DUEL_EVERY): counted as without the memo
+                found = memo.counted(hand, table)
+                masks = True
+            else:
+                found = memo.lookup(hand, table)
         elif self.counters is not None:
             # counted as masks (hand_masks, inline: a call a turn spared): only the drawn card's become captures
             found = _first_per_class(hand, table, self.counters, memo.played_class if memo is not None else None)
@@ -293,14 +294,17 @@ class CaptureTable:
     # Where random play can count in masks without the memo (CaptureRules.counters: its ``rival``), a miss, which
     # lists and remembers a card's captures, costs more than counting them, and whether the memo pays depends on
     # the game (a sum-to-15 game's beats counting from about 80% of hits; a twelve-card-hand game's, where counting
-    # shares its work among the hand, loses at 85%). So after the warm-up, every DUEL_EVERY windows until it has
-    # won once, the memo answers a window timed and counting the next DUEL_WINDOW lookups (each on its own
-    # consecutive turns, as in play: counting carries what it read of one table to the next); slower by
-    # DUEL_MARGIN and no longer learning, the memo is switched off. Only the choice depends on the clock: both
-    # give the same captures.
-    DUEL_EVERY = 4
+    # shares its work among the hand, loses at 85%). So after the warm-up, every DUEL_EVERY windows while it has
+    # stopped learning, until it has won once, the memo is timed against counting: DUEL_BLOCKS blocks of
+    # DUEL_BLOCK lookups, answered in turn by the memo and by counting, each on consecutive turns as in play
+    # (counting carries what it read of one table to the next; alternating blocks see alike turns, where two
+    # whole windows may not), each block timed whole, from its first turn to its last (all a turn costs, and
+    # no clock read a turn). Slower by DUEL_MARGIN, the memo is switched off. Only the choice depends on the
+    # clock: both give the same captures.
+    DUEL_EVERY = 2
     DUEL_MARGIN = 1.1
-    DUEL_WINDOW = 1024  # lookups of the counting window: where the memo wins, counting costs it several times more
+    DUEL_BLOCK = 256
+    DUEL_BLOCKS = 16  # half of them the memo's
     TAKERS_FROM = 8  # captures of one played class from which they are kept as takers (see above)
 
     def __init__(
@@ -338,12 +342,14 @@ class CaptureTable:
         self.counting = False  # a duel's counting window: lookup answers with the rival's masks (see pick)
         self.settled = False  # the memo has beaten its rival: no more duels
         self.clock = time.perf_counter_ns
-        self.timed = [0, 0]  # nanoseconds in the duel's memo window, then in its counting window
-        self.duel_lookups = 0  # lookups of the duel's memo window
-        # What pick and hand_captures call: the lookup below, or a duel's timed one in its place. Set here, and
-        # only ever replaced, so that the instance keeps its attributes' layout (an attribute added later, or
-        # deleted, turns every attribute read of the instance into a dict lookup, 6% of a Scopa deal).
-        self.lookup = self._lookup_plain = self.lookup  # type: ignore[method-assign]
+        self.timed = [0, 0]  # a duel's nanoseconds in the memo's blocks, and in counting's
+        self.timed_lookups = [0, 0]  # and their lookups
+        self.blocks = 0  # a duel's blocks still to come, the current one included (0: no duel)
+        self.block_start = 0  # the clock when the current block began
+        self.block_from = 0  # the window's lookups when the current memo block began; a counting block's lookups
+        self.due = self.WINDOW  # lookup counts the window's lookups and stops at this: the window's or block's end
+        # Set here once and for all, and only ever changed: an attribute added later (or deleted) turns every
+        # attribute read of the instance into a dict lookup, 6% of a Scopa deal.
         # one copy of each answer, of each capture in it and of each capture's taker (see _remember)
         self.answers: dict[Remembered, Remembered] = {}
         self.positions: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -353,7 +359,6 @@ class CaptureTable:
         self.lookups = 0
         self.windows = 0
         self.rates: deque[float] = deque(maxlen=self.RISE_SPAN)  # the hit rates of the last windows judged
-        self.learning = True  # whether the last window judged gained FLAT_RISE over RISE_SPAN windows
 
     @classmethod
     def build(cls, tiers: tuple[tuple[CaptureKind, ...], ...]) -> CaptureTable | None:
@@ -376,7 +381,7 @@ class CaptureTable:
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
-        if self.counting:  # a duel's counting window: lookup answers in masks, and the memo is not asked
+        if self.counting:  # a duel's counting block: the memo is not asked (see counted)
             return self.turn_captures(hand, table)
         canon: list[int] | None = None  # the table sorted by class, once a turn
         out: list[list[Capture]] = []
@@ -421,8 +426,8 @@ class CaptureTable:
             out.append(found)
         # the hit rate's bookkeeping, inline: this runs once a turn in every simulation
         self.lookups += len(hand)
-        if self.lookups >= self.WINDOW:
-            self._judge()
+        if self.lookups >= self.due:
+            self._due()
         return out
 
     def _remember(self, caps: list[Capture], where: dict[int, int]) -> Remembered:
@@ -459,7 +464,7 @@ class CaptureTable:
         """Judge the memo's hit rate over the last WINDOW lookups (after a warm-up): below MIN_HIT_RATE, unless
         it is still learning, it costs more than it saves and is switched off for good; so it is at the second
         window if it learns next to nothing. Where it has a rival, so it is when a duel finds it slower (see
-        DUEL_EVERY): a duel is one window of the memo, timed, then one of counting."""
+        DUEL_EVERY), and a duel starts here."""
         self.windows += 1
         rate = 1 - self.misses / self.lookups
         past = self.rates  # oldest first: at most RISE_SPAN windows ago
@@ -467,55 +472,74 @@ class CaptureTable:
         flat = self.windows == 2 and rate < self.FLAT_BELOW and gain < self.FLAT_RISE
         learning = gain >= self.FLAT_RISE
         judged = self.windows > self.WARM_UP
-        dueling = self.lookup == self._timed  # this was the duel's memo window: counting answers the next one
         if flat or (judged and rate < self.MIN_HIT_RATE and not learning):
             self._switch_off()
-        elif dueling:
-            self.duel_lookups = self.lookups
-            self.counting = True
-            self.lookup = self._counted  # type: ignore[method-assign,assignment]
-        elif self.rival is not None and judged and not self.settled and self.windows % self.DUEL_EVERY == 0:
-            self.timed = [0, 0]
-            self.lookup = self._timed  # type: ignore[method-assign]
-        self.learning = learning
+        elif (
+            self.rival is not None
+            and judged
+            and not self.settled
+            and not learning  # a memo still learning is left to learn: timed now, it would be judged too soon
+            and self.windows % self.DUEL_EVERY == 0
+            and not self.blocks  # not in a duel already
+        ):
+            self.timed, self.timed_lookups = [0, 0], [0, 0]
+            self.blocks, self.block_from, self.block_start = self.DUEL_BLOCKS, 0, self.clock()
         past.append(rate)
         self.misses = self.lookups = 0
 
-    def _switch_off(self) -> None:
-        self.on = False
-        self.memo = {}
-        self.answers, self.positions, self.takers = {}, {}, {}
+    def _due(self) -> None:
+        """The window's end (judge it), or a duel's memo block's end (counting answers the next block)."""
+        if self.blocks and not self.counting and self.lookups - self.block_from >= self.DUEL_BLOCK:
+            self.timed[0] += self.clock() - self.block_start
+            self.timed_lookups[0] += self.lookups - self.block_from
+            self.blocks -= 1
+            self.counting = True
+            self.block_from = 0  # now the counting block's lookups
+            self.block_start = self.clock()
+        if self.lookups >= self.WINDOW:
+            in_block = self.blocks and not self.counting  # a memo block that goes on into the next window
+            carried = self.lookups - self.block_from
+            self._judge()
+            if in_block and self.blocks:
+                self.block_from = -carried
+        memo_block = self.blocks and not self.counting
+        self.due = min(self.WINDOW, self.block_from + self.DUEL_BLOCK) if memo_block else self.WINDOW
 
-    def _timed(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture] | Remembered]:
-        """:meth:`lookup` in the duel's memo window, timed."""
-        t0 = self.clock()
-        out = CaptureTable.lookup(self, hand, table)
-        self.timed[0] += self.clock() - t0
-        return out
-
-    def _counted(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
-        """In the duel's counting window, in place of :meth:`lookup`: the rival's captures as bit masks
-        (:meth:`CaptureRules.hand_masks`), timed; at the window's end, the duel is decided."""
+    def counted(self, hand: Sequence[int], table: Sequence[int]) -> list[Collection[int]]:
+        """In a duel's counting block, in place of :meth:`lookup` (see :meth:`CaptureRules.pick`): the captures
+        of ``hand`` on ``table`` as counting gives them, bit masks (:meth:`CaptureRules.hand_masks`). The memo is
+        not asked, and learns nothing; at the block's end, the memo answers the next, or the duel is decided."""
         assert self.rival is not None
-        t0 = self.clock()
         out = self.rival(hand, table)
-        self.timed[1] += self.clock() - t0
-        self.lookups += len(hand)
-        if self.lookups >= self.DUEL_WINDOW:
-            self._decide()
+        self.block_from += len(hand)
+        if self.block_from >= self.DUEL_BLOCK:
+            self.timed[1] += self.clock() - self.block_start
+            self.timed_lookups[1] += self.block_from
+            self.blocks -= 1
+            self.counting = False
+            if self.blocks:
+                self.block_from, self.block_start = self.lookups, self.clock()
+                self.due = min(self.WINDOW, self.lookups + self.DUEL_BLOCK)
+            else:
+                self._decide()
         return out
 
     def _decide(self) -> None:
-        """The duel's end: the memo's time a lookup against counting's, over their two windows."""
-        self.lookup = self._lookup_plain  # type: ignore[method-assign]
-        self.counting = False
-        memo_ns = self.timed[0] / max(self.duel_lookups, 1)
-        rival_ns = self.timed[1] / max(self.lookups, 1)
-        self.lookups = 0
+        """A duel's end: the memo's time a lookup against counting's."""
+        memo_ns = self.timed[0] / max(self.timed_lookups[0], 1)
+        rival_ns = self.timed[1] / max(self.timed_lookups[1], 1)
+        self.due = self.WINDOW
         if memo_ns < rival_ns:
             self.settled = True
-        elif memo_ns > rival_ns * self.DUEL_MARGIN and not self.learning:
+        elif memo_ns > rival_ns * self.DUEL_MARGIN:
             self._switch_off()
+
+    def _switch_off(self) -> None:
+        self.on = False
+        self.counting = False
+        self.blocks = 0
+        self.memo = {}
+        self.answers, self.positions, self.takers = {}, {}, {}
 
     def turn_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """The plain search, once per played class of the hand (the memo of one turn)."""
