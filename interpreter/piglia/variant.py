@@ -7,6 +7,7 @@ tables, bonus and award callables.
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
@@ -343,9 +344,9 @@ class CaptureTable:
         self.rival: Callable[[Sequence[int], Sequence[int]], list[Collection[int]]] | None = None
         self.counting = False  # a duel's counting block: pick asks counted, not lookup
         self.settled = False  # the memo has beaten its rival: no more duels
-        self.clock = time.perf_counter_ns
-        self.timed = [0, 0]  # a duel's nanoseconds in the memo's blocks, and in counting's
-        self.timed_lookups = [0, 0]  # and their lookups
+        # The process's CPU time: another process taking the core does not count against the block it lands in.
+        self.clock = time.process_time_ns
+        self.timed: list[float] = []  # a duel's nanoseconds a lookup, block by block, the memo's and counting's in turn
         self.blocks = 0  # a duel's blocks still to come, the current one included (0: no duel)
         self.block_start = 0  # the clock when the current block began
         self.block_from = 0  # the window's lookups when the current memo block began; a counting block's lookups
@@ -482,7 +483,7 @@ class CaptureTable:
             and self.windows % self.DUEL_EVERY == 0
             and not self.blocks  # not in a duel already
         ):
-            self.timed, self.timed_lookups = [0, 0], [0, 0]
+            self.timed = []
             self.blocks, self.block_from, self.block_start = self.DUEL_BLOCKS, 0, self.clock()
         past.append(rate)
         self.misses = self.lookups = 0
@@ -490,8 +491,7 @@ class CaptureTable:
     def _due(self) -> None:
         """The window's end (judge it), or a duel's memo block's end (counting answers the next block)."""
         if self.blocks and not self.counting and self.lookups - self.block_from >= self.DUEL_BLOCK:
-            self.timed[0] += self.clock() - self.block_start
-            self.timed_lookups[0] += self.lookups - self.block_from
+            self.timed.append((self.clock() - self.block_start) / max(self.lookups - self.block_from, 1))
             self.blocks -= 1
             self.counting = True
             self.block_from = 0  # now the counting block's lookups
@@ -513,8 +513,7 @@ class CaptureTable:
         out = self.rival(hand, table)
         self.block_from += len(hand)
         if self.block_from >= self.DUEL_BLOCK:
-            self.timed[1] += self.clock() - self.block_start
-            self.timed_lookups[1] += self.block_from
+            self.timed.append((self.clock() - self.block_start) / self.block_from)
             self.blocks -= 1
             self.counting = False
             if self.blocks:
@@ -525,13 +524,14 @@ class CaptureTable:
         return out
 
     def _decide(self) -> None:
-        """A duel's end: the memo's time a lookup against counting's."""
-        memo_ns = self.timed[0] / max(self.timed_lookups[0], 1)
-        rival_ns = self.timed[1] / max(self.timed_lookups[1], 1)
+        """A duel's end: the median, over its pairs of blocks, of the memo's time a lookup against counting's (a
+        block that a pause of the machine lands in, a collection of the garbage, is one pair of eight)."""
+        timed = self.timed
+        ratio = statistics.median(memo / max(rival, 1.0) for memo, rival in zip(timed[::2], timed[1::2], strict=True))
         self.due = self.WINDOW
-        if memo_ns < rival_ns:
+        if ratio < 1:
             self.settled = True
-        elif memo_ns > rival_ns * self.DUEL_MARGIN:
+        elif ratio > self.DUEL_MARGIN:
             self._switch_off()
 
     def _switch_off(self) -> None:
