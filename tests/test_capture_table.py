@@ -377,3 +377,22 @@ def test_random_play_through_a_duel_plays_the_moves_it_would_list(monkeypatch: p
                 assert state.pick_raw(lambda n, i=i: i) == (len(moves), moves[i])  # type: ignore[misc]
             state.push_raw(moves[rng.randrange(len(moves))])
     assert seen_counting and memo.windows > 3
+
+
+def test_listing_the_moves_calls_off_a_duel_and_keeps_the_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A duel times random play's counting; legal moves are listed through the memo (State.legal_moves), and a
+    listing that meets a counting block ends the duel undecided rather than wait for a count that never comes:
+    the memo answers it, learning and judging as before."""
+    variant = piglia.load_variant("scopa")
+    rules = variant.capture
+    memo = CaptureTable.build(rules.tiers)
+    assert memo is not None and rules.counters is not None
+    memo.rival = rules.hand_masks  # type: ignore[assignment]
+    memo.counting, memo.blocks = True, 5  # in the midst of a duel's counting block
+    rng = random.Random(7)
+    for _ in range(50):
+        cards = rng.sample(range(len(variant.deck)), 9)
+        hand, table = cards[:3], cards[3:]
+        assert memo.hand_captures(hand, table) == plain(rules, hand, table)
+    assert not memo.counting and not memo.blocks and memo.on
+    assert memo.lookups == 150 and memo.memo  # the memo answered, and learnt

@@ -382,8 +382,8 @@ class CaptureTable:
 
     def hand_captures(self, hand: Sequence[int], table: Sequence[int]) -> list[list[Capture]]:
         """:meth:`CaptureRules.hand_captures` through the memo: :meth:`lookup`, every answer built as cards."""
-        if self.counting:  # a duel's counting block: the memo is not asked (see counted)
-            return self.turn_captures(hand, table)
+        if self.counting:  # the moves are listed, not counted, in the midst of a duel's counting block: called off
+            self._call_off()
         canon: list[int] | None = None  # the table sorted by class, once a turn
         out: list[list[Capture]] = []
         for found in self.lookup(hand, table):
@@ -534,10 +534,16 @@ class CaptureTable:
         elif ratio > self.DUEL_MARGIN:
             self._switch_off()
 
-    def _switch_off(self) -> None:
-        self.on = False
+    def _call_off(self) -> None:
+        """End a duel undecided: the memo answers again (a duel times random play's counting, which listing the
+        moves does not use; a listing that met a counting block would otherwise never end it)."""
         self.counting = False
         self.blocks = 0
+        self.due = self.WINDOW
+
+    def _switch_off(self) -> None:
+        self.on = False
+        self._call_off()
         self.memo = {}
         self.answers, self.positions, self.takers = {}, {}, {}
 
