@@ -491,7 +491,7 @@ class CaptureTable:
     def _due(self) -> None:
         """The window's end (judge it), or a duel's memo block's end (counting answers the next block)."""
         if self.blocks and not self.counting and self.lookups - self.block_from >= self.DUEL_BLOCK:
-            self.timed.append((self.clock() - self.block_start) / max(self.lookups - self.block_from, 1))
+            self.timed.append((self.clock() - self.block_start) / (self.lookups - self.block_from))
             self.blocks -= 1
             self.counting = True
             self.block_from = 0  # now the counting block's lookups
@@ -638,9 +638,10 @@ def _by_reach(
     cards that can matter to the class (``CaptureTable.lookup``)."""
     n, classes = len(table), max(table) + 1
     reached: list[set[int]] = [set() for _ in range(max(played) + 1)]
+    saying = [kind if _own_hook(kind, "reaches") else None for kind in kinds]  # None: a kind that does not say
     for p in range(n):
-        for kind in kinds:
-            mask = kind.reaches(p) if _own_hook(kind, "reaches") else None
+        for kind in saying:
+            mask = kind.reaches(p) if kind is not None else None
             reached[played[p]] |= set(range(classes)) if mask is None else {table[c] for c in range(n) if mask >> c & 1}
     by = sorted(range(classes), key=lambda k: (-sum(k in r for r in reached), k))
     new = {old: i for i, old in enumerate(by)}
