@@ -674,7 +674,8 @@ class State:
         on_play = game.bonus_on_play
         live = game.live_bonuses
         reads_kind = game.reads_kind
-        declares = game.declares
+        # a seat declares only at its first card of a hand (declarations.turn_begins): a full hand, asked here
+        declare_at = game.deal_rules.hand if game.declares else 0
         instant = game.has_instant_win
         team_of = game.team_of
         players = game.num_players
@@ -731,7 +732,7 @@ class State:
             if last_play:
                 dealflow.end_deal(self)
                 continue
-            if declares:
+            if declare_at and len(hands[self.to_move]) == declare_at:
                 declarations.turn_begins(self)
             if self.stock and not any(hands):
                 dealflow.refill_from_stock(self)

@@ -336,6 +336,9 @@ class CaptureTable:
         # The kinds' `when` conditions: each one's outcome for the played card and the table is part of the key
         # (above every class-count key: one step past the largest), since a condition may read what no class says.
         self.guards = guards
+        # Per card, whether some condition is asked of it (its kind may play it): the others' keys have no guard
+        # bits, and are made without a call (an ace-only condition would otherwise be asked of every card).
+        self.guarded = tuple(any(ok[c] for ok, _ in guards) for c in range(n)) if guards else ()
         self.guard_step = (sum(weight) + 1) * self.played_classes
         # Every attribute is set here, never added later nor deleted: either turns every attribute read of the
         # instance into a dict lookup (6% of a Scopa deal, measured when a duel swapped `lookup` on the instance).
@@ -409,12 +412,12 @@ class CaptureTable:
         get = self.memo.get
         out: list[list[Capture] | Remembered] = []
         where: dict[int, int] | None = None  # each table card's position in class order, once a turn at most
-        guards = self.guards
+        guarded = self.guarded
         for card in hand:
             # the counts of the classes the card can reach (the first ones: positions there are the same on every
             # table of that key), then its class
             k = key % span[card] * classes + played_class[card]
-            if guards:
+            if guarded and guarded[card]:
                 k += self._guard_bits(card, table) * self.guard_step
             found: list[Capture] | Remembered | None = get(k)
             if found is None:
