@@ -1,4 +1,4 @@
-"""The capture table (an adaptive memo of captures by card classes, :class:`piglia.variant.CaptureTable`) gives
+"""The capture table (an adaptive memo of captures by card classes, :class:`piglia.capture_table.CaptureTable`) gives
 exactly the plain search's captures, for every built-in variant, on random tables, whether the memo is warm,
 cold or switched off; a kind that does not say what it reads (a plugin's, a subclass that searches otherwise)
 keeps the variant on the plain search. The rules themselves are tested against RULES.md elsewhere: here the
@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 
 import piglia
 from piglia import spec
+from piglia.capture_rules import CaptureRules
+from piglia.capture_table import CaptureTable, _as_cards
 from piglia.mechanics.capture import Capture, KindMechanic, SumKind, as_cards
 from piglia.simulate import match_seed
 from piglia.spec import builtin_names
 from piglia.state import Game
-from piglia.variant import CaptureRules, CaptureTable, _as_cards
 
 NAMES = builtin_names()
 

@@ -20,9 +20,10 @@ import pytest
 
 import piglia
 from conftest import plain_moves, play_positions, write_variant
+from piglia.capture_search import _says_singles
 from piglia.mechanics.capture import KindMechanic, MatchKind, SumKind, as_cards
 from piglia.spec import builtin_names
-from piglia.variant import CaptureRules, Variant, _says_singles
+from piglia.variant import CaptureRules, Variant
 
 
 def counted(name: str) -> bool:
@@ -148,7 +149,7 @@ def test_what_a_kind_says_of_its_one_card_captures_holds_on_every_table(name: st
 def test_cicera_asks_one_kind_per_played_card() -> None:
     # B2.1-B2.5: a numeral matched is also a group of one adding up to it, so the sum kind alone gives a numeral's
     # captures; a court takes only by rank (B2.3), so the match kind alone gives a court's.
-    from piglia.variant import _alone
+    from piglia.capture_search import _alone
 
     variant = piglia.load_variant("cicera")
     ((match, sums),) = variant.capture.tiers

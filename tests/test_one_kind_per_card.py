@@ -1,5 +1,5 @@
 """A tier of two capture kinds asks one of them where the other adds nothing for the played card
-(``KindMechanic.singles``, ``piglia.variant._alone``): the per-card search (``CaptureRules.by_card``), the
+(``KindMechanic.singles``, ``piglia.capture_search._alone``): the per-card search (``CaptureRules.by_card``), the
 tier's merged search and the counted masks all rely on it. The reference here is each tier's kinds asked one
 by one and their captures merged, which uses no such choice.
 """
@@ -12,9 +12,10 @@ import pytest
 
 import piglia
 from conftest import play_positions
+from piglia.capture_rules import CaptureRules
+from piglia.capture_search import _alone
 from piglia.mechanics.capture import Capture
 from piglia.spec import builtin_names
-from piglia.variant import CaptureRules, _alone
 
 
 def union_search(rules: CaptureRules, card: int, table: Sequence[int]) -> list[Capture]:

@@ -246,7 +246,7 @@ class KindMechanic(Mechanic):
     def masks(self, played: int, table: Sequence[int]) -> Collection[int]:
         """Every capture :meth:`captures` lists, as a bit mask over the deck (bit ``c`` for card ``c``), each once,
         in no order and in any collection (which callers never change): random play counts them and builds only
-        the one it draws (:meth:`CaptureRules.pick <piglia.variant.CaptureRules.pick>`). Optional: a kind whose
+        the one it draws (:meth:`CaptureRules.pick <piglia.capture_rules.CaptureRules.pick>`). Optional: a kind whose
         class defines ``captures`` but not this (a plugin's, a subclass that searches otherwise) is counted through
         :meth:`captures`."""
         raise NotImplementedError
@@ -271,7 +271,7 @@ class KindMechanic(Mechanic):
         The contract: two played cards with equal played signatures have the same captures on every table, and
         swapping a table card for another with an equal table signature swaps it in the captures too (the kind
         sees nothing else of a card). The engine memoises captures by these classes
-        (:class:`~piglia.variant.CaptureRules`). ``None`` (the default, and the safe answer for a new kind):
+        (:class:`~piglia.capture_rules.CaptureRules`). ``None`` (the default, and the safe answer for a new kind):
         no memo, the engine calls :meth:`captures` every time.
         """
         return None
