@@ -31,6 +31,9 @@ from pathlib import Path
 HOT = [
     "piglia/state.py",
     "piglia/variant.py",
+    "piglia/capture_rules.py",
+    "piglia/capture_table.py",
+    "piglia/capture_search.py",
     "piglia/dealflow.py",
     "piglia/scoring.py",
     "piglia/moves.py",
