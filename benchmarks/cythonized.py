@@ -48,6 +48,14 @@ HOT = [
     "piglia/dsl/compiler.py",
 ]
 
+# Hot modules that Cython 3.1 cannot compile as they are, left as Python (the figures in docs/performance.md,
+# "Issue 12, twelfth pass", are without them): the experiment stays runnable, and says what it left out.
+SKIP = {
+    "piglia/dsl/compiler.py": "Cython 3.1.4 crashes on the class patterns of _expr's match statement",
+    "piglia/mechanics/base.py": "compiled, TypeVar('M', bound=type[Mechanic]) fails at import ('type' object is "
+    "not subscriptable)",
+}
+
 BUILD = """
 import sys
 from Cython.Build import cythonize
@@ -84,8 +92,11 @@ def compile_tree(source: Path, dest: Path, jobs: int) -> None:
     if dest.exists():
         raise SystemExit(f"{dest}: already exists (give a new folder: nothing is overwritten)")
     shutil.copytree(source, dest, ignore=shutil.ignore_patterns("__pycache__", ".venv", ".git"))
+    for module, why in SKIP.items():
+        print(f"left as Python: {module}: {why}", flush=True)
+    modules = [m for m in HOT if m not in SKIP]
     run = subprocess.run(
-        [sys.executable, "-c", BUILD, str(jobs), *HOT], cwd=dest / "interpreter", capture_output=True, text=True
+        [sys.executable, "-c", BUILD, str(jobs), *modules], cwd=dest / "interpreter", capture_output=True, text=True
     )
     if run.returncode:
         raise SystemExit(f"compiling failed (is Cython installed? pip install cython):\n{run.stderr[-3000:]}")
