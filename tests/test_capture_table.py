@@ -176,6 +176,32 @@ def test_the_memo_keys_a_kind_with_a_when_condition_by_its_outcome(tmp_path: Pat
         assert memo.hand_captures(hand, table) == plain(rules, hand, table)
 
 
+def test_a_condition_is_asked_only_of_the_cards_its_kind_may_play() -> None:
+    """CI2.2: an ace sweeps a table with no ace on it, and no other card sweeps. The kind's condition (no ace on
+    the table) is asked of the aces only, and the memo still answers every card as the plain search does (CI2.1's
+    captures for the others, on tables with and without an ace)."""
+    rules = piglia.load_variant("cirulla").capture
+    memo = CaptureTable.build(rules.tiers)
+    assert memo is not None and len(memo.guards) == 1
+    ((may_play, test),) = memo.guards
+    asked: list[int] = []
+
+    def counted(env: Any) -> Any:
+        asked.append(env.played)
+        return test(env)
+
+    memo.guards = ((may_play, counted),)
+    deck = piglia.load_variant("cirulla").deck
+    aces = {c for c in range(len(deck)) if deck.cards[c].id.startswith("A")}
+    assert aces == {c for c in range(len(deck)) if may_play[c]}
+    rng = random.Random(5)
+    for _ in range(2000):
+        cards = rng.sample(range(len(deck)), 3 + rng.randrange(1, 8))
+        hand, table = cards[:3], cards[3:]
+        assert memo.hand_captures(hand, table) == plain(rules, hand, table)
+    assert asked and set(asked) <= aces
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_pick_raw_is_raw_moves_at_the_drawn_index(name: str) -> None:
     """Random play builds only the move drawn: the count and the move are those of ``raw_moves()``, for every
