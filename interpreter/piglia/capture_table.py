@@ -132,7 +132,8 @@ class CaptureTable:
         # (above every class-count key: one step past the largest), since a condition may read what no class says.
         self.guards = guards
         # Per card, whether some condition is asked of it (its kind may play it): the others' keys have no guard
-        # bits, and are made without a call (an ace-only condition would otherwise be asked of every card).
+        # bits, and are made without calling _guard_bits, which found nothing to ask for them (an ace-only
+        # condition cost that call for every card of every hand).
         self.guarded = tuple(any(ok[c] for ok, _ in guards) for c in range(n)) if guards else ()
         self.guard_step = (sum(weight) + 1) * self.played_classes
         # Every attribute is set here, never added later nor deleted: either turns every attribute read of the
