@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import piglia
 from piglia import spec
 from piglia.capture_rules import CaptureRules
-from piglia.capture_table import CaptureTable, _as_cards
+from piglia.capture_table import CaptureTable
 from piglia.mechanics.capture import Capture, KindMechanic, SumKind, as_cards
 from piglia.simulate import match_seed
 from piglia.spec import builtin_names
@@ -180,7 +180,8 @@ def test_a_condition_is_asked_only_of_the_cards_its_kind_may_play() -> None:
     """CI2.2: an ace sweeps a table with no ace on it, and no other card sweeps. The kind's condition (no ace on
     the table) is asked of the aces only, and the memo still answers every card as the plain search does (CI2.1's
     captures for the others, on tables with and without an ace)."""
-    rules = piglia.load_variant("cirulla").capture
+    variant = piglia.load_variant("cirulla")
+    rules, deck = variant.capture, variant.deck
     memo = CaptureTable.build(rules.tiers)
     assert memo is not None and len(memo.guards) == 1
     ((may_play, test),) = memo.guards
@@ -191,7 +192,6 @@ def test_a_condition_is_asked_only_of_the_cards_its_kind_may_play() -> None:
         return test(env)
 
     memo.guards = ((may_play, counted),)
-    deck = piglia.load_variant("cirulla").deck
     aces = {c for c in range(len(deck)) if deck.cards[c].id.startswith("A")}
     assert aces == {c for c in range(len(deck)) if may_play[c]}
     rng = random.Random(5)
@@ -356,8 +356,8 @@ def _dueled(monkeypatch: pytest.MonkeyPatch, memo_cost: int, rival_cost: int) ->
         if memo.counting:
             got = [sorted(map(as_cards, masks)) for masks in memo.counted(hand, table)]
         else:
-            canon = sorted(table, key=memo._canon_of)
-            got = [f if isinstance(f, list) else (_as_cards(f, canon) if f else []) for f in memo.lookup(hand, table)]
+            found = memo.lookup(hand, table)
+            got = [f if isinstance(f, list) else (memo.cards_of(f, table) if f else []) for f in found]
         assert got == want
     return memo
 

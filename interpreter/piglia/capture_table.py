@@ -290,11 +290,9 @@ class CaptureTable:
     def _due(self) -> None:
         """The window's end (judge it), or a duel's memo block's end (counting answers the next block)."""
         if self.blocks and not self.counting and self.lookups - self.block_from >= self.DUEL_BLOCK:
-            self.timed.append((self.clock() - self.block_start) / (self.lookups - self.block_from))
-            self.blocks -= 1
+            self.block_start = self._close_block(self.lookups - self.block_from)
             self.counting = True
             self.block_from = 0  # now the counting block's lookups
-            self.block_start = self.clock()
         if self.lookups >= self.WINDOW:
             in_block = self.blocks and not self.counting  # a memo block that goes on into the next window
             carried = self.lookups - self.block_from
@@ -312,15 +310,22 @@ class CaptureTable:
         out = self.rival(hand, table)
         self.block_from += len(hand)
         if self.block_from >= self.DUEL_BLOCK:
-            self.timed.append((self.clock() - self.block_start) / self.block_from)
-            self.blocks -= 1
+            now = self._close_block(self.block_from)
             self.counting = False
             if self.blocks:
-                self.block_from, self.block_start = self.lookups, self.clock()
+                self.block_from, self.block_start = self.lookups, now
                 self.due = min(self.WINDOW, self.lookups + self.DUEL_BLOCK)
             else:
                 self._decide()
         return out
+
+    def _close_block(self, lookups: int) -> int:
+        """A duel block's end, after ``lookups`` lookups: its time a lookup kept, one block fewer to come. Returns
+        the clock, which is the next block's start."""
+        now = self.clock()
+        self.timed.append((now - self.block_start) / lookups)
+        self.blocks -= 1
+        return now
 
     def _decide(self) -> None:
         """A duel's end: the median, over its pairs of blocks, of the memo's time a lookup against counting's (a
