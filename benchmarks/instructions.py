@@ -14,6 +14,10 @@ by the deals of the measured matches. Trees are given as folders holding ``inter
 ``--api`` plays random moves through the public API instead (``legal_moves``, then ``push``, as ``piglia
 tournament``, the web table and the RL environments do) and gives the instructions a move.
 
+Each figure also says how the capture table's memo ended the run (``memo on``, ``won its duel``, ``off``, ``none``):
+its duel against counting is timed by the clock, which valgrind can tip the other way from a plain run, and a
+count of the other path is not comparable with one of the memo's.
+
 Needs valgrind (Debian: ``apt-get install valgrind``).
 """
 
@@ -42,6 +46,21 @@ for seed, n in ((2, warm), (1, count)):
     for k in range(n):
         _play_watched(game, match_seed(seed, k), watcher, None)
 print("deals", summary.deals)
+print("memo", memo_state(game))
+"""
+
+# How the capture table's memo ended the run. Its duel against counting is timed by the process's clock, and
+# under valgrind (some 50 times slower, and slowest where code runs for the first time) the clock can tip it the
+# other way from a plain run: a classic Scopa count once came out at 4.5 M instructions a deal instead of 1.5 M,
+# the memo switched off. Each figure says which path it counted, so that such a count is seen, not compared.
+MEMO_STATE = """
+def memo_state(game):
+    table = getattr(getattr(game.variant, "capture", None), "table", None)
+    if table is None or not hasattr(table, "on"):
+        return "none"
+    if not table.on:
+        return "off"
+    return "won its duel" if getattr(table, "settled", False) else "on"
 """
 
 # --api: random moves through the public API (legal_moves, then push), as piglia tournament, the web table and the
@@ -65,13 +84,15 @@ for seed, n in ((2, warm), (1, count)):
             state.push(legal[rng.randrange(len(legal))])
             moves += 1
 print("deals", moves)
+print("memo", memo_state(game))
 """
 
 
-def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: bool = False) -> tuple[int, int]:
-    """(instructions, deals) of one cachegrind run of ``tree`` (with ``api``: moves, not deals)."""
+def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: bool = False) -> tuple[int, int, str]:
+    """(instructions, deals, how the memo ended) of one cachegrind run of ``tree`` (with ``api``: moves, not
+    deals)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(API_CHILD if api else CHILD)
+        f.write(MEMO_STATE + (API_CHILD if api else CHILD))
     try:
         # No disk cache (a tree that has one would load faster in whichever run comes second, and the loading
         # would not cancel out): both runs load the rule file the same way.
@@ -82,7 +103,8 @@ def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: 
     deals = re.search(r"deals (\d+)", printed)
     if deals is None:
         raise SystemExit(f"no deals counted by the run of {tree}:\n{printed[-2000:]}")
-    return refs, int(deals.group(1))
+    memo = re.search(r"memo (.+)", printed)
+    return refs, int(deals.group(1)), memo.group(1).strip() if memo else "?"
 
 
 def main() -> None:
@@ -98,13 +120,13 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     first: float | None = None
     for tree in args.trees:
-        refs, deals = count(tree, args.variant, args.players, args.matches, args.warm, args.api)
-        base, _ = count(tree, args.variant, args.players, 0, args.warm, args.api)
+        refs, deals, memo = count(tree, args.variant, args.players, args.matches, args.warm, args.api)
+        base, _, _ = count(tree, args.variant, args.players, 0, args.warm, args.api)
         per_deal = (refs - base) / deals
         ratio = "" if first is None else f"  ({first / per_deal:.2f}x fewer than the first tree)"
         first = per_deal if first is None else first
         unit = "move" if args.api else "deal"
-        print(f"{args.variant} {tree}: {per_deal:,.0f} instructions a {unit} over {deals} {unit}s{ratio}")
+        print(f"{args.variant} {tree}: {per_deal:,.0f} instructions a {unit} over {deals} {unit}s{ratio}; memo {memo}")
 
 
 if __name__ == "__main__":
