@@ -15,8 +15,9 @@ by the deals of the measured matches. Trees are given as folders holding ``inter
 tournament``, the web table and the RL environments do) and gives the instructions a move.
 
 Each figure also says how the capture table's memo ended the run (``memo on``, ``won its duel``, ``off``, ``none``):
-its duel against counting is timed by the clock, which valgrind can tip the other way from a plain run, and a
-count of the other path is not comparable with one of the memo's.
+its duel against counting is timed by the clock, which valgrind can tip another way than a plain run does, and a
+count of the other path is not comparable with one of the memo's; a figure whose two runs (with and without the
+measured matches) left the warm-up with the memo in different states is marked NOT COMPARABLE.
 
 Needs valgrind (Debian: ``apt-get install valgrind``).
 """
@@ -45,14 +46,16 @@ for seed, n in ((2, warm), (1, count)):
     watcher = Watcher(summary, game)
     for k in range(n):
         _play_watched(game, match_seed(seed, k), watcher, None)
+    print("memo", seed, memo_state(game))
 print("deals", summary.deals)
-print("memo", memo_state(game))
 """
 
-# How the capture table's memo ended the run. Its duel against counting is timed by the process's clock, and
-# under valgrind (some 50 times slower, and slowest where code runs for the first time) the clock can tip it the
-# other way from a plain run: a classic Scopa count once came out at 4.5 M instructions a deal instead of 1.5 M,
-# the memo switched off. Each figure says which path it counted, so that such a count is seen, not compared.
+# How the capture table's memo ended the warm-up (seed 2) and the run (seed 1). Its duel against counting is
+# timed by the process's clock, and under valgrind (some 50 times slower, and slowest where code runs for the
+# first time) the clock can decide it another way than in a plain run, or than in the other run of the pair: a
+# classic Scopa count once came out at 4.5 M instructions a deal instead of 1.5 M (with the memo switched off
+# before the measured matches, a count is 2.9 M). A figure says which path it counted, and a pair whose two
+# warm-ups ended differently (their difference is then not the measured matches') is flagged.
 MEMO_STATE = """
 def memo_state(game):
     table = getattr(getattr(game.variant, "capture", None), "table", None)
@@ -83,14 +86,16 @@ for seed, n in ((2, warm), (1, count)):
             legal = state.legal_moves()
             state.push(legal[rng.randrange(len(legal))])
             moves += 1
+    print("memo", seed, memo_state(game))
 print("deals", moves)
-print("memo", memo_state(game))
 """
 
 
-def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: bool = False) -> tuple[int, int, str]:
-    """(instructions, deals, how the memo ended) of one cachegrind run of ``tree`` (with ``api``: moves, not
-    deals)."""
+def count(
+    tree: Path, variant: str, players: int, matches: int, warm: int, api: bool = False
+) -> tuple[int, int, str, str]:
+    """(instructions, deals, how the memo ended the warm-up, how it ended the run) of one cachegrind run of
+    ``tree`` (with ``api``: moves, not deals)."""
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
         f.write(MEMO_STATE + (API_CHILD if api else CHILD))
     try:
@@ -103,8 +108,8 @@ def count(tree: Path, variant: str, players: int, matches: int, warm: int, api: 
     deals = re.search(r"deals (\d+)", printed)
     if deals is None:
         raise SystemExit(f"no deals counted by the run of {tree}:\n{printed[-2000:]}")
-    memo = re.search(r"memo (.+)", printed)
-    return refs, int(deals.group(1)), memo.group(1).strip() if memo else "?"
+    memo = dict(re.findall(r"memo (\d) (.+)", printed))
+    return refs, int(deals.group(1)), memo.get("2", "?").strip(), memo.get("1", "?").strip()
 
 
 def main() -> None:
@@ -120,8 +125,10 @@ def main() -> None:
         raise SystemExit("valgrind is not installed (Debian: apt-get install valgrind)")
     first: float | None = None
     for tree in args.trees:
-        refs, deals, memo = count(tree, args.variant, args.players, args.matches, args.warm, args.api)
-        base, _, _ = count(tree, args.variant, args.players, 0, args.warm, args.api)
+        refs, deals, warmed, memo = count(tree, args.variant, args.players, args.matches, args.warm, args.api)
+        base, _, base_warmed, _ = count(tree, args.variant, args.players, 0, args.warm, args.api)
+        if warmed != base_warmed:
+            memo += f" (NOT COMPARABLE: after the warm-up, {warmed} in this run and {base_warmed} in the run without)"
         per_deal = (refs - base) / deals
         ratio = "" if first is None else f"  ({first / per_deal:.2f}x fewer than the first tree)"
         first = per_deal if first is None else first
