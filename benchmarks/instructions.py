@@ -14,7 +14,8 @@ by the deals of the measured matches. Trees are given as folders holding ``inter
 ``--api`` plays random moves through the public API instead (``legal_moves``, then ``push``, as ``piglia
 tournament``, the web table and the RL environments do) and gives the instructions a move.
 
-Each figure also says how the capture table's memo ended the run (``memo on``, ``won its duel``, ``off``, ``none``):
+Each figure also says how the capture table's memo ended the run (``memo on``, ``won its duel``, ``off``, ``none``,
+and how many windows of its lookups it had judged: a memo ``on`` at an early window is still filling):
 its duel against counting is timed by the clock, which valgrind can tip another way than a plain run does, and a
 count of the other path is not comparable with one of the memo's; a figure whose two runs (with and without the
 measured matches) left the warm-up with the memo in different states is marked NOT COMPARABLE.
@@ -63,7 +64,8 @@ def memo_state(game):
         return "none"
     if not table.on:
         return "off"
-    return "won its duel" if getattr(table, "settled", False) else "on"
+    state = "won its duel" if getattr(table, "settled", False) else "on"
+    return f"{state}, window {getattr(table, 'windows', '?')}"  # windows of the memo's WINDOW lookups so far
 """
 
 # --api: random moves through the public API (legal_moves, then push), as piglia tournament, the web table and the
