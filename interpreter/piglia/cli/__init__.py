@@ -32,24 +32,10 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
         "  piglia simulate my-game.yaml --deals 1000",
         formatter_class=HELP_FORMAT,
     )
-    p.add_argument("--version", action=_Version, help="show the version, and whether it runs compiled, and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS if only is None else [only]:
         importlib.import_module(f"piglia.cli.{name}").register(sub)
     return p
-
-
-class _Version(argparse.Action):
-    """``--version``, looked up only when asked for (finding the compiled modules reads the package's folder)."""
-
-    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from piglia.buildinfo import describe
-
-        print(describe())
-        parser.exit()
 
 
 def _closed(stream: object) -> bool:
