@@ -28,7 +28,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
-# The modules a random deal runs through (docs/performance.md, "Issue 12, sixth pass").
+# The modules a random deal runs through (docs/performance.md, "Issue 12, sixth pass"; the last five since the
+# fourteenth).
 HOT = [
     "piglia/state.py",
     "piglia/variant.py",
@@ -75,7 +76,7 @@ from setuptools import setup
 jobs, directives, modules = int(sys.argv[1]), json.loads(sys.argv[2]), sys.argv[3:]
 extensions = cythonize(modules, compiler_directives=directives, nthreads=jobs, quiet=True)
 for extension in extensions:
-    extension.extra_compile_args.append("-g0")  # no debugging symbols: smaller, and no slower
+    extension.extra_compile_args.append("-g0")  # no debugging symbols: about a fifth of the size
 setup(ext_modules=extensions, script_args=["build_ext", "--inplace", "--parallel", str(jobs)])
 """
 
