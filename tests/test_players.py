@@ -130,6 +130,21 @@ def test_ismcts_tree_depth_option(scopa: Variant) -> None:
     assert any(child.children for child in deep.last_root.children.values())
 
 
+def test_ismcts_threat_option_sizes_the_imagined_next_hand() -> None:
+    """``threat`` caps the cards the playout policy imagines in the next player's hand (B1.1: Cicera deals all
+    52 cards, twelve a hand), drawn only from cards the mover cannot see; a bad value is refused."""
+    state = Game(piglia.load_variant("cicera")).new_match(3, log=False)
+    own = set(state.hands[state.to_move]) | set(state.table)
+    for threat, size in ((4, 4), (12, 12), (20, 12), (0, 0)):
+        player = IsmctsPlayer(1, threat=threat)
+        imagined = player._threat_hand(state)
+        assert len(imagined) == size and len(set(imagined)) == size
+        assert not own & set(imagined)
+    for bad in ["ismcts:threat=-1", "ismcts:threat=2.5"]:
+        with pytest.raises(piglia.PigliaError, match="threat"):
+            make_player(bad)
+
+
 def test_make_player_names_options_and_plugins() -> None:
     assert isinstance(make_player("random"), RandomPlayer)
     assert isinstance(make_player("greedy"), GreedyPlayer)

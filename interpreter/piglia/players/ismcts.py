@@ -85,7 +85,7 @@ DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a 
 DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (players/inference.py): 0 reads nothing
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
-THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy
+THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy (``threat``)
 POINTS_GOAL, MATCH_GOAL = "points", "match"  # what the search maximises: the deal's points, or the chance of
 GOALS = (POINTS_GOAL, MATCH_GOAL)  # winning the match (players/equity.py)
 DEFAULT_GOAL = POINTS_GOAL
@@ -180,6 +180,7 @@ class IsmctsPlayer:
         infer: float = DEFAULT_INFER,
         goal: str = DEFAULT_GOAL,
         margin: float = DEFAULT_MARGIN,
+        threat: int = THREAT_HAND,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -193,6 +194,7 @@ class IsmctsPlayer:
             held=(held, 0, 1, False),
             infer=(infer, 0, math.inf, False),
             margin=(margin, 0, math.inf, False),
+            threat=(threat, 0, math.inf, True),
         )
         if goal not in GOALS:
             raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
@@ -215,6 +217,7 @@ class IsmctsPlayer:
         self.held = held
         self.goal = goal
         self.margin = margin
+        self.threat = threat
         self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
@@ -588,7 +591,7 @@ class IsmctsPlayer:
             if s != mover:
                 pool += h
         pool += state.stock
-        size = min(size, THREAT_HAND, len(pool))
+        size = min(size, self.threat, len(pool))
         return self.prng.sample(pool, size)
 
     def _threat(
