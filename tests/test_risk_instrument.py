@@ -1,0 +1,36 @@
+"""The sweep-risk instrument of benchmarks/risk.py (issue 14): every decision it judges is sound, and a sweep
+(S3.1) it counts as conceded always followed a move that the coach's estimate said could concede one."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from types import ModuleType
+
+import piglia
+from conftest import ROOT
+
+
+def _risk() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("risk", ROOT / "benchmarks" / "risk.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["risk"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_risk_instrument_judges_every_choice_and_ties_each_sweep_to_a_risk() -> None:
+    """S3.1: a sweep needs a card of the table's total in the next hand; a move that left it possible carries a
+    risk above zero by the estimate (the sweeping card was unseen to the mover), and no risk exceeds one or falls
+    below the least on offer."""
+    risk = _risk()
+    variant = piglia.load_variant("scopa")
+    decisions = risk.play(variant, ["greedy", "random"], 3, 5)
+    assert {d.player for d in decisions} == {"greedy", "random"}
+    for d in decisions:
+        assert 0.0 <= d.least <= d.risk <= 1.0
+        if d.conceded:
+            assert d.risk > 0.0
+    # random play leaves sweeps: the instrument sees them (3 duplicate matches of Scopa are about 30 deals)
+    assert sum(d.conceded for d in decisions if d.player == "random") > 0
