@@ -31,6 +31,7 @@ from pathlib import Path
 import piglia
 from piglia.players import make_player
 from piglia.players.greedy import move_estimate
+from piglia.players.ismcts import DEFAULT_ENDGAME
 from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game
 
@@ -48,6 +49,7 @@ class Decision:
     value: float  # greedy's one-ply value of the move chosen
     safe_value: float  # greedy's best one-ply value among the least-risk moves
     capture: bool  # the move chosen captures
+    solved: bool  # ismcts's endgame solver decides here (the stock empty, few cards left in the hands)
     conceded: bool = False  # the next play, by an opponent, scored a bonus
 
 
@@ -71,6 +73,7 @@ def play(variant: piglia.Variant, pair: list[str], matches: int, seed: int) -> l
                 judged: Decision | None = None
                 if len(moves) > 1:
                     view = state.view(seat)
+                    solved = view.stock_size == 0 and sum(view.hand_sizes) <= DEFAULT_ENDGAME
                     move = players[seat].choose(view, moves)
                     # the estimates depend only on the view (the position's public part and the unseen cards)
                     guess = determinize(view, random.Random(0))
@@ -79,7 +82,7 @@ def play(variant: piglia.Variant, pair: list[str], matches: int, seed: int) -> l
                     value, risk = estimates[move.raw]
                     least = min(r for _v, r in estimates.values())
                     safe = max(v for v, r in estimates.values() if r <= least + 1e-9)
-                    judged = Decision(names[seat], risk, least, value, safe, bool(move.raw[1]))
+                    judged = Decision(names[seat], risk, least, value, safe, bool(move.raw[1]), solved)
                 else:
                     move = moves[0]
                 state.push(move)
@@ -100,7 +103,8 @@ def play(variant: piglia.Variant, pair: list[str], matches: int, seed: int) -> l
 
 
 def report(decisions: list[Decision], pair: list[str]) -> None:
-    """Per player: the bonuses conceded and the risks taken, by how much riskier than the least on offer."""
+    """Per player: the bonuses conceded and the risks taken, by how much riskier than the least on offer, where
+    ismcts searches and where its endgame solver plays (the whole rest of the deal, not greedy's one ply)."""
     for name in dict.fromkeys(pair):
         mine = [d for d in decisions if d.player == name]
         if not mine:
@@ -113,18 +117,20 @@ def report(decisions: list[Decision], pair: list[str]) -> None:
             f"on offer; mean risk chosen {sum(d.risk for d in mine) / len(mine):.3f}, least on offer "
             f"{sum(d.least for d in mine) / len(mine):.3f}"
         )
-        print("| excess risk | moves | mean excess | mean risk | punished | greedy value gained over the safe best |")
-        print("|---|---|---|---|---|---|")
-        for lo, hi in BANDS:
-            band = [d for d in risky if lo <= d.risk - d.least < hi]
-            if not band:
-                continue
-            n = len(band)
-            print(
-                f"| {lo:.2f} - {min(hi, 1):.2f} | {n} | {sum(d.risk - d.least for d in band) / n:.2f} | "
-                f"{sum(d.risk for d in band) / n:.2f} | {sum(d.conceded for d in band)} "
-                f"({sum(d.conceded for d in band) / n:.2f}) | {sum(d.value - d.safe_value for d in band) / n:+.2f} |"
-            )
+        print("| phase | excess risk | moves | mean excess | mean risk | punished | greedy value over the safe best |")
+        print("|---|---|---|---|---|---|---|")
+        for phase, solved in (("search", False), ("endgame", True)):
+            for lo, hi in BANDS:
+                band = [d for d in risky if d.solved == solved and lo <= d.risk - d.least < hi]
+                if not band:
+                    continue
+                n = len(band)
+                gained = sum(d.value - d.safe_value for d in band) / n
+                print(
+                    f"| {phase} | {lo:.2f} - {min(hi, 1):.2f} | {n} | {sum(d.risk - d.least for d in band) / n:.2f} | "
+                    f"{sum(d.risk for d in band) / n:.2f} | {sum(d.conceded for d in band)} "
+                    f"({sum(d.conceded for d in band) / n:.2f}) | {gained:+.2f} |"
+                )
 
 
 def main(argv: list[str] | None = None) -> int:
