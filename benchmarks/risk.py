@@ -14,7 +14,10 @@ seats swapped) and, at every decision with more than one legal move, records for
 It prints, per player, the bonuses conceded, how many followed a move riskier than the least risk on offer
 (by more than 0.05), and, by how much riskier, how often such a move was punished against its risk: a player
 whose risky moves are punished less often than their uniform risk says reads the hidden hands well; one whose
-risky moves are punished more often, or that gains little by them, concedes bonuses it could have avoided.
+risky moves are punished more often, or that gains little by them, concedes bonuses it could have avoided. The
+risks taken are reported apart where ismcts searches and where its endgame solver plays the rest of the deal
+(the stock empty, at most ``DEFAULT_ENDGAME`` cards in the hands): a risk the solver takes is priced over the
+whole deal, not greedy's one ply. ``--pair`` names the two players (``A,B``, as ``piglia tournament`` does).
 ``--out FILE`` writes every decision as JSON. A measuring instrument (it looks at the whole position to judge
 each decision afterwards); no player of Piglia sees more than its seat's view.
 """

@@ -1,5 +1,6 @@
-"""The sweep-risk instrument of benchmarks/risk.py (issue 14): every decision it judges is sound, and a sweep
-(S3.1) it counts as conceded always followed a move that the coach's estimate said could concede one."""
+"""The sweep-risk instrument of benchmarks/risk.py (issue 14): the risks it records are chances no lower than the
+least on offer, and a sweep (S3.1) it counts as conceded always followed a move that the coach's estimate said
+could concede one."""
 
 from __future__ import annotations
 
@@ -12,15 +13,15 @@ from conftest import ROOT
 
 
 def _risk() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("risk", ROOT / "benchmarks" / "risk.py")
+    spec = importlib.util.spec_from_file_location("bench_risk", ROOT / "benchmarks" / "risk.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["risk"] = module
+    sys.modules["bench_risk"] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
 
-def test_risk_instrument_judges_every_choice_and_ties_each_sweep_to_a_risk() -> None:
+def test_risk_instrument_ties_each_sweep_it_counts_to_a_positive_risk() -> None:
     """S3.1: a sweep needs a card of the table's total in the next hand; a move that left it possible carries a
     risk above zero by the estimate (the sweeping card was unseen to the mover), and no risk exceeds one or falls
     below the least on offer."""
@@ -32,5 +33,5 @@ def test_risk_instrument_judges_every_choice_and_ties_each_sweep_to_a_risk() -> 
         assert 0.0 <= d.least <= d.risk <= 1.0
         if d.conceded:
             assert d.risk > 0.0
-    # random play leaves sweeps: the instrument sees them (3 duplicate matches of Scopa are about 30 deals)
+    # random play leaves sweeps: the instrument sees them in six games of Scopa
     assert sum(d.conceded for d in decisions if d.player == "random") > 0
