@@ -4,6 +4,7 @@ the ``piglia`` command run as a user runs it. Test modules import them (``from c
 from __future__ import annotations
 
 import atexit
+import importlib.util
 import io
 import json
 import os
@@ -15,6 +16,7 @@ import tempfile
 import textwrap
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -32,6 +34,17 @@ ROOT = Path(__file__).resolve().parent.parent
 if "PIGLIA_CACHE_DIR" not in os.environ:
     os.environ["PIGLIA_CACHE_DIR"] = tempfile.mkdtemp(prefix="piglia-test-cache-")
     atexit.register(shutil.rmtree, os.environ["PIGLIA_CACHE_DIR"], True)
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py`` as a module (benchmarks/ is not a package), registered in
+    ``sys.modules`` under ``bench_<name>``, where its dataclasses look their module up."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[f"bench_{name}"] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,7 @@ games the interpreter plays (so that the speed comparison compares equal work)."
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 import tempfile
 from pathlib import Path
 
@@ -14,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import piglia
-from conftest import ROOT
+from conftest import load_benchmark
 from piglia.simulate import match_seed, play_random_match
 from piglia.state import Game
 from piglia.variant import Variant
@@ -80,26 +78,17 @@ def _fifteen() -> Variant:
     return _FIFTEEN[0]
 
 
-def _hand_scopa() -> object:
-    spec = importlib.util.spec_from_file_location("hand_scopa", ROOT / "benchmarks" / "hand_scopa.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["hand_scopa"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_benchmark_hand_engine_plays_the_interpreters_games() -> None:
     """The yardstick plays RULES.md section 1 by hand; for each seed it reaches the interpreter's final totals,
     winner and number of deals, move for move the same match."""
-    hand = _hand_scopa()
+    hand = load_benchmark("hand_scopa")
     game = Game(piglia.load_variant("scopa"))
     for k in range(40):
         seed = match_seed(8, k)
         events = play_random_match(game, seed)
         end = events[-1]
         deals = sum(1 for e in events if e["event"] == "deal_end")
-        assert hand.play_match(seed) == (end["totals"], end["winner"], deals)  # type: ignore[attr-defined]
+        assert hand.play_match(seed) == (end["totals"], end["winner"], deals)
 
 
 def test_an_empty_table_offers_every_card_a_placement_only() -> None:

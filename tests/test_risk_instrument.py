@@ -4,28 +4,15 @@ could concede one."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from types import ModuleType
-
 import piglia
-from conftest import ROOT
-
-
-def _risk() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_risk", ROOT / "benchmarks" / "risk.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_risk"] = module  # dataclasses look their module up there
-    spec.loader.exec_module(module)
-    return module
+from conftest import load_benchmark
 
 
 def test_risk_instrument_ties_each_sweep_it_counts_to_a_positive_risk() -> None:
     """S3.1: a sweep needs a card of the table's total in the next hand; a move that left it possible carries a
     risk above zero by the estimate (the sweeping card was unseen to the mover), and no risk exceeds one or falls
     below the least on offer."""
-    risk = _risk()
+    risk = load_benchmark("risk")
     variant = piglia.load_variant("scopa")
     decisions = risk.play(variant, ["greedy", "random"], 3, 5)
     assert {d.player for d in decisions} == {"greedy", "random"}
