@@ -12,8 +12,8 @@ from conftest import hide_differently, position
 from piglia.chance import Phase
 from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, expected_max
-from piglia.players.ismcts import DEEP_FROM, DEFAULT_DEPTH, DEFAULT_ITERATIONS, IsmctsPlayer
-from piglia.players.knowledge import card_weights, deal_over, determinize
+from piglia.players.ismcts import IsmctsPlayer
+from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
 from piglia.tournament import tournament
 from piglia.variant import Variant
@@ -128,31 +128,6 @@ def test_ismcts_tree_depth_option(scopa: Variant) -> None:
     deep.choose(state.view(state.to_move), state.legal_moves())
     assert deep.last_root is not None
     assert any(child.children for child in deep.last_root.children.values())
-
-
-def test_ismcts_plays_out_to_the_deal_end_from_four_times_the_budget(
-    scopa: Variant, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """With no ``depth`` given, a playout stops after DEFAULT_DEPTH plies under DEEP_FROM times the default
-    iterations and runs to the deal's end from there (the deal's first play leaves 35 plies, S1.2: far more
-    than eight); a ``depth`` given is kept whatever the budget."""
-    ended: list[bool] = []
-    original = IsmctsPlayer._playout
-
-    def spy(self: IsmctsPlayer, state: State, weights: list[float], over: bool) -> None:
-        original(self, state, weights, over)
-        ended.append(deal_over(state))
-
-    monkeypatch.setattr(IsmctsPlayer, "_playout", spy)
-    state = Game(scopa).new_match(4, log=False)
-    view, moves = state.view(state.to_move), state.legal_moves()
-    deep = DEEP_FROM * DEFAULT_ITERATIONS
-    for iterations, to_the_end in ((DEFAULT_ITERATIONS, False), (deep - 1, False), (deep, True)):
-        ended.clear()
-        IsmctsPlayer(1, iterations=iterations, seconds=0).choose(view, moves)
-        assert ended and all(e == to_the_end for e in ended), iterations
-    assert IsmctsPlayer(1, iterations=deep, depth=DEFAULT_DEPTH).depth == DEFAULT_DEPTH
-    assert IsmctsPlayer(1, iterations=DEFAULT_ITERATIONS, depth=30).depth == 30
 
 
 def test_ismcts_threat_option_sizes_the_imagined_next_hand() -> None:

@@ -19,9 +19,7 @@ it (:meth:`~piglia.state.State.bonus_points`) plus the weights of the cards it t
 its card's weight, and every move minus the best capture it leaves to the next player, who is imagined
 holding a hand drawn from the cards the mover cannot see (an independent draw: the policy must not know
 the hand the deal gave that player, or it would place a valuable card exactly when it is safe and make
-keeping it look better than it is). A playout ends with the deal or after ``depth`` plies (when not given:
-eight, or the deal's end from ``DEEP_FROM`` times the default iterations, where the budget pays for the spread
-of longer playouts); it is scored by
+keeping it look better than it is). A playout ends with the deal or after ``depth`` plies; it is scored by
 the deal's points so far plus the cards in the piles weighted by the awards
 (:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
 still holds, as a gain over the same score of the position searched, from each mover's team's side.
@@ -76,13 +74,7 @@ __all__ = ["IsmctsPlayer", "solve_endgame"]
 
 DEFAULT_ITERATIONS = 400
 DEFAULT_SECONDS = 5.0  # a safety net only: the budget is the iterations, so that play is reproducible
-DEFAULT_DEPTH = 8  # playout plies at budgets under DEEP_FROM times the default
-# From this many times the default iterations, playouts run to the deal's end when ``depth`` is not given: a
-# longer playout sees further but its result varies more from deal to deal, so it pays only with more of them.
-# Measured in Scopa against the default (benchmarks/players.md, fourteenth pass): to the deal's end at the
-# default budget, -0.07 points a deal; at 4x, +0.07, where 4x with eight plies gave -0.01.
-DEEP_FROM = 4
-DEAL_END = 1 << 30  # a playout depth no deal reaches: the playout runs until the deal is over
+DEFAULT_DEPTH = 8
 DEFAULT_NOISE = 0.1  # share of playout moves chosen at random; the policy chooses the rest
 DEFAULT_WIDTH = 6  # with more legal moves than this, the search looks only at greedy's best this many
 DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout policy (see docs/players.md)
@@ -172,7 +164,7 @@ class IsmctsPlayer:
         *,
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float = DEFAULT_SECONDS,
-        depth: int | None = None,
+        depth: int = DEFAULT_DEPTH,
         exploration: float = 0.7,
         width: int = DEFAULT_WIDTH,
         bonuses: int = 1,
@@ -193,7 +185,7 @@ class IsmctsPlayer:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
             seconds=(seconds, 0, math.inf, False),
-            depth=(DEFAULT_DEPTH if depth is None else depth, 0, math.inf, True),
+            depth=(depth, 0, math.inf, True),
             exploration=(exploration, 0, math.inf, False),
             width=(width, 0, math.inf, True),
             bonuses=(bonuses, 0, 1, True),
@@ -210,8 +202,6 @@ class IsmctsPlayer:
         self.prng = self.rng  # the playout policy's generator (reseeded per deal when the root moves are paired)
         self.iterations = iterations
         self.seconds = seconds
-        if depth is None:  # longer playouts only where the budget pays for their spread (DEEP_FROM)
-            depth = DEFAULT_DEPTH if iterations < DEEP_FROM * DEFAULT_ITERATIONS else DEAL_END
         self.depth = depth
         self.exploration = exploration
         self.width = width
