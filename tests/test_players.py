@@ -13,7 +13,7 @@ from piglia.chance import Phase
 from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, expected_max
 from piglia.players.ismcts import IsmctsPlayer
-from piglia.players.knowledge import card_weights, determinize, pile_weights
+from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
 from piglia.tournament import tournament
 from piglia.variant import Variant
@@ -81,37 +81,6 @@ def test_card_weights_follow_the_awards(scopa: Variant) -> None:
     assert max(range(len(w)), key=w.__getitem__) == idx["7d"]
     assert w[idx["4d"]] > w[idx["4c"]]
     assert w[idx["7c"]] > w[idx["5c"]]
-
-
-def test_pile_weights_drop_awards_the_piles_decided(scopa: Variant) -> None:
-    """S3.3, S3.4: a pile of 21 cards holding the four 7s and six coins has won most cards, most coins, the
-    settebello and the primiera (84 against at most 72); no card left can change an award, so every one weighs
-    nothing, where on an empty start each weighs something."""
-    game = Game(scopa)
-    idx = {c.id: c.index for c in scopa.deck.cards}
-    won = ["7d", "7c", "7s", "7b", "Ad", "2d", "3d", "4d", "5d"]  # four 7s, six coins with the 7 of coins
-    won += ["Ac", "2c", "3c", "4c", "5c", "Fc", "Cc", "Rc", "As", "2s", "3s", "4s"]  # 21 cards in all
-    lost = ["Ab", "2b"]
-    w = pile_weights(game, [[idx[c] for c in won], [idx[c] for c in lost]], 40)
-    static = card_weights(game)
-    left = [i for c, i in idx.items() if c not in won and c not in lost]
-    assert all(w[i] == 0.0 for i in left)
-    assert all(static[i] > 0.0 for i in left)
-    assert all(w[idx[c]] == static[idx[c]] for c in won + lost)  # a piled card keeps its weight
-
-
-def test_pile_weights_rise_on_a_close_award(scopa: Variant) -> None:
-    """S3.3: with five coins in one pile and four in the other, the last coin decides most coins (six to four, or a
-    tie that nobody scores): it weighs more than a coin does on an empty start, and more than a card of another
-    suit and the same rank."""
-    game = Game(scopa)
-    idx = {c.id: c.index for c in scopa.deck.cards}
-    mine, theirs = ["Ad", "2d", "3d", "4d", "5d"], ["6d", "7d", "Fd", "Cd"]
-    w = pile_weights(game, [[idx[c] for c in mine], [idx[c] for c in theirs]], 120)
-    assert w[idx["Rd"]] > card_weights(game)[idx["Rd"]]
-    assert w[idx["Rd"]] > w[idx["Rc"]] + 0.3
-    # the same piles give the same weights (the search stays reproducible)
-    assert pile_weights(game, [[idx[c] for c in mine], [idx[c] for c in theirs]], 120) == w
 
 
 def test_greedy_takes_the_sweep(scopa: Variant) -> None:

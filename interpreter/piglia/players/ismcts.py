@@ -64,7 +64,6 @@ from piglia.players.knowledge import (
     deal_over,
     game_of,
     ordered_table,
-    pile_weights,
     play,
     points_sign,
     team_score,
@@ -93,9 +92,6 @@ DEFAULT_GOAL = POINTS_GOAL
 # goal=match: each point of the deal's margin adds this to the chance of winning, so that where the chance no
 # longer moves (a match as good as won or lost, by the model) the points still decide
 DEFAULT_MARGIN = 0.0
-# splits of the cards not yet piled that weigh the cards from the piles now (knowledge.pile_weights); 0: the
-# weights of an empty start (knowledge.card_weights)
-DEFAULT_WEIGH = 0
 
 
 class Node:
@@ -185,7 +181,6 @@ class IsmctsPlayer:
         goal: str = DEFAULT_GOAL,
         margin: float = DEFAULT_MARGIN,
         threat: int = THREAT_HAND,
-        weigh: int = DEFAULT_WEIGH,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -200,7 +195,6 @@ class IsmctsPlayer:
             infer=(infer, 0, math.inf, False),
             margin=(margin, 0, math.inf, False),
             threat=(threat, 0, math.inf, True),
-            weigh=(weigh, 0, math.inf, True),
         )
         if goal not in GOALS:
             raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
@@ -224,7 +218,6 @@ class IsmctsPlayer:
         self.goal = goal
         self.margin = margin
         self.threat = threat
-        self.weigh = weigh
         self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
@@ -285,8 +278,6 @@ class IsmctsPlayer:
         solved (``last_root`` is None), the best valued."""
         game = game_of(view)
         weights = card_weights(game)  # computed once per process and variant (about 0.3 s), then cached
-        if self.weigh:
-            weights = pile_weights(game, [[c.index for c in p] for p in view.piles], self.weigh)
         self._sign = points_sign(game)
         if self.goal == MATCH_GOAL:
             self._equity = match_equity(game)  # made once per process and variant, its chances kept with it

@@ -31,7 +31,6 @@ __all__ = [
     "determinize",
     "game_of",
     "ordered_table",
-    "pile_weights",
     "play",
     "points_sign",
     "refill_hands",
@@ -73,39 +72,8 @@ def card_weights(game: Game) -> tuple[float, ...]:
 
 @lru_cache(maxsize=32)
 def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
-    rng = random.Random(f"piglia/weights/{variant.sha256}/{teams}")
-    return _split_weights(variant, teams, [None] * len(variant.deck), WEIGHT_SAMPLES, rng)
-
-
-def pile_weights(game: Game, piles: Sequence[Sequence[int]], samples: int) -> tuple[float, ...]:
-    """:func:`card_weights` measured from the piles the teams have now (``piles``: card indices per team):
-    over random splits of the cards not yet in a pile, with the piled cards staying where they are. A card
-    whose awards the piles have already decided weighs nothing more; one that can still swing a close award
-    weighs more than on an empty start. Cards already piled keep :func:`card_weights`'s value.
-
-    Deterministic for the piles (the generator is seeded from them), so that a search stays reproducible.
-    """
-    static = card_weights(game)
-    fixed: list[int | None] = [None] * len(static)
-    for team, pile in enumerate(piles):
-        for card in pile:
-            fixed[card] = team
-    if all(f is None for f in fixed):
-        return static
-    seed = "/".join(",".join(map(str, sorted(p))) for p in piles)
-    rng = random.Random(f"piglia/pile-weights/{game.variant.sha256}/{seed}")
-    measured = _split_weights(game.variant, game.num_teams, fixed, samples, rng)
-    return tuple(s if f is not None else m for s, f, m in zip(static, fixed, measured, strict=True))
-
-
-def _split_weights(
-    variant: Variant, teams: int, fixed: Sequence[int | None], samples: int, rng: random.Random
-) -> tuple[float, ...]:
-    """Per card, half the points (as :func:`team_score`) its holder gains by holding it rather than another team,
-    averaged over ``samples`` random splits; a card with an owner in ``fixed`` always has that owner (and
-    weighs 0: only the free cards are measured)."""
     n_cards = len(variant.deck)
-    free = [card for card in range(n_cards) if fixed[card] is None]
+    rng = random.Random(f"piglia/weights/{variant.sha256}/{teams}")
     totals = [0.0] * n_cards
 
     def scores(piles: list[list[int]]) -> list[float]:
@@ -117,17 +85,13 @@ def _split_weights(
                     points[team] += pts
         return points
 
-    for _ in range(samples):
-        owner = list(fixed)
-        for card in free:
-            owner[card] = rng.randrange(teams)
+    for _ in range(WEIGHT_SAMPLES):
+        owner = [rng.randrange(teams) for _ in range(n_cards)]
         piles: list[list[int]] = [[] for _ in range(teams)]
         for card, t in enumerate(owner):
-            piles[t].append(card)  # type: ignore[index]
+            piles[t].append(card)
         base = scores(piles)
-        for card in free:
-            t = owner[card]
-            assert t is not None
+        for card, t in enumerate(owner):
             other = (t + 1 + rng.randrange(teams - 1)) % teams if teams > 1 else t
             if other == t:
                 continue
@@ -138,7 +102,7 @@ def _split_weights(
             piles[t].append(card)
             # the holder's gain over the others, with the card minus without it
             totals[card] += (team_score(base, t) - team_score(without, t)) / 2
-    return tuple(v / samples for v in totals)
+    return tuple(v / WEIGHT_SAMPLES for v in totals)
 
 
 def ordered_table(game: Game) -> bool:
