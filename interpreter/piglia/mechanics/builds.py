@@ -46,7 +46,7 @@ from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
 from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError, as_cards
-from piglia.mechanics.sets import DEFAULT_LIMIT, _sum_groups, unions
+from piglia.mechanics.sets import DEFAULT_LIMIT, _reach, _suffix, _sum_groups, unions
 from piglia.moves import BuildRaw
 
 if TYPE_CHECKING:
@@ -228,37 +228,50 @@ def kind_of(state: State, card: int, captured: Capture) -> str:
     return ""
 
 
-def _build_options(
-    state: State,
-    card: int,
-    held: set[int],
-    lo: Sequence[int],
-    alts: Sequence[tuple[int, ...]],
-    memo: dict[int, set[int]],
-) -> list[tuple[tuple[int, ...], int]]:
-    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand, ``lo``
-    the loose cards a build may take (those the rules allow) and ``alts`` their values in the sum search's form.
-    ``memo``: the loose groups by total found so far on this table. The three are the same for every card of a
-    hand, and worked out once a turn (:func:`raw_moves`)."""
-    rules = _rules(state)
-    values = state.game.variant.deck.value_of
-    pv = values[card]
-    found: set[tuple[tuple[int, ...], int]] = set()
+class _BuildPool:
+    """The loose cards a build may take on this turn's table (those the rules allow), and their groups by
+    total as bit masks over them (bit ``i`` for ``cards[i]``), found on demand: the same for every card of a
+    hand, so :func:`raw_moves` and :func:`pick` make one a turn. The sum search's bounds (the totals the cards
+    reach, the most each suffix adds up to) are worked out once for every total asked, not once per total."""
 
-    def cards(mask: int) -> tuple[int, ...]:
-        # bit i of the mask selects lo[i]: the bits, lowest first, as the selectors of compress (all in C)
-        return tuple(compress(lo, map(int, reversed(bin(mask)[2:]))))
+    __slots__ = ("_alts", "_by_total", "_prepared", "cards")
 
-    def groups_of(need: int) -> set[int]:
-        """Loose groups (masks) adding up to ``need``; the empty group when ``need`` is 0."""
+    def __init__(self, table: Sequence[int], ok: Sequence[bool], values: Sequence[int]) -> None:
+        self.cards = [c for c in table if ok[c]]
+        # values above 0 (``ok``), in the sum search's form: no alternatives
+        self._alts = [(values[c],) for c in self.cards]
+        self._prepared: tuple[int, list[int]] | None = None
+        self._by_total: dict[int, set[int]] = {}
+
+    def groups(self, need: int) -> set[int]:
+        """The groups (masks) adding up to ``need``; the empty group when ``need`` is 0. Callers never change
+        the set returned."""
         if need == 0:
             return {0}
         if need < 0:
             return set()
-        groups = memo.get(need)
-        if groups is None:
-            groups = memo[need] = _sum_groups(alts, need, 1, 10_000)
-        return groups
+        found = self._by_total.get(need)
+        if found is None:
+            prepared = self._prepared
+            if prepared is None:
+                prepared = self._prepared = (_reach(self._alts), _suffix(self._alts))
+            found = self._by_total[need] = _sum_groups(self._alts, need, 1, 10_000, prepared)
+        return found
+
+
+def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) -> list[tuple[tuple[int, ...], int]]:
+    """Every (onto cards, value) build ``card`` may make, ``held`` being the values of the rest of the hand and
+    ``pool`` the loose cards a build may take (worked out once a turn: :class:`_BuildPool`)."""
+    rules = _rules(state)
+    values = state.game.variant.deck.value_of
+    pv = values[card]
+    found: set[tuple[tuple[int, ...], int]] = set()
+    lo = pool.cards
+    groups_of = pool.groups
+
+    def cards(mask: int) -> tuple[int, ...]:
+        # bit i of the mask selects lo[i]: the bits, lowest first, as the selectors of compress (all in C)
+        return tuple(compress(lo, map(int, reversed(bin(mask)[2:]))))
 
     for v in sorted(held):
         if v > pv:
@@ -303,9 +316,7 @@ def raw_moves(state: State) -> list[RawMove]:
     out: list[tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], RawMove]] = []
     # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
     lists = state.game.variant.capture.hand_captures(hand, table)
-    groups: dict[int, set[int]] = {}  # the loose groups by total, for every card's builds
-    lo = [c for c in table if ok[c]]  # the loose cards a build may take, for every card's builds
-    alts = [(values[c],) for c in lo]  # values above 0 (``ok``): the search's own form, no alternatives
+    pool = _BuildPool(table, ok, values)  # the loose cards a build may take, for every card's builds
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
@@ -316,7 +327,7 @@ def raw_moves(state: State) -> list[RawMove]:
         if not owned:
             out.append(((card, (), 1, 0, ()), (card, ())))
         if ok[card] and held:
-            for onto, value in _build_options(state, card, held, lo, alts, groups):
+            for onto, value in _build_options(state, card, held, pool):
                 if not owned or all(b.value in held for b in owned if b.cards[0] not in onto):
                     out.append(((card, (), 0, value, onto), BuildRaw(card, onto, value)))
         if len(out) > MAX_MOVES:
@@ -344,9 +355,7 @@ def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None
     if found is None:
         return None
     owned = [b for b in state.builds if b.owner == seat]
-    groups: dict[int, set[int]] = {}  # as in raw_moves: worked out once a turn
-    lo = [c for c in table if ok[c]]
-    alts = [(values[c],) for c in lo]
+    pool = _BuildPool(table, ok, values)  # as in raw_moves: worked out once a turn
     # per card (the hand is kept in card order, as raw_moves sorts): its captures (masks), whether it may trail,
     # its builds
     per_card: list[tuple[int, Collection[int], bool, list[tuple[tuple[int, ...], int]]]] = []
@@ -364,7 +373,7 @@ def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None
             caps = [m for m in caps if m & need == need]
         builds: list[tuple[tuple[int, ...], int]] = []
         if ok[card] and held:
-            builds = _build_options(state, card, held, lo, alts, groups)
+            builds = _build_options(state, card, held, pool)
             if need:
                 builds = [o for o in builds if _covers(o[0], need)]
         n += len(caps) + len(builds) + (not owned)
