@@ -10,6 +10,10 @@ score the reader: this script is a measuring instrument, not a player.
 
 ``--blind`` adds the reader's first model for comparison: a play's value without the reply it leaves to the next
 player (its bonuses and the weights of the cards taken only; benchmarks/players.md, issue 14's fifth pass).
+
+``--floors F ...`` scores, from the same regrets, the reader with every ``--beta`` and each floor ``F`` in place of
+``MIN_FACTOR`` (the least likelihood factor a card gets): how far the reading could go by calibrating the two
+(benchmarks/players.md, issue 14's sixteenth pass).
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from typing import Any
 
 import piglia
 from piglia.players.greedy import DISCARD_CAUTION, GreedyPlayer
-from piglia.players.inference import Reader
+from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.knowledge import Determinizer, card_weights, points_sign
 from piglia.state import Game, RawMove, State
 
@@ -51,12 +55,17 @@ def gain(factors: dict[int, float], unseen: Sequence[int], hand: Sequence[int]) 
     return sum(math.log(weight[c] / total * n) for c in hand)
 
 
-def measure(variant: str, matches: int, seed: int, readers: dict[str, Reader]) -> dict[str, Any]:
+def measure(
+    variant: str, matches: int, seed: int, readers: dict[str, Reader], grid: Sequence[tuple[float, float]] = ()
+) -> dict[str, Any]:
+    """The readers' mean gains (and CPU time), and the gain of each (beta, floor) of ``grid`` from the regrets."""
     game = Game(piglia.load_variant(variant))
     weights = card_weights(game)
     size = game.deal_rules.hand
     sums = dict.fromkeys(readers, 0.0)
     cpu = dict.fromkeys(readers, 0.0)
+    calibrated = dict.fromkeys(grid, 0.0)
+    raw = Reader(1.0)  # its regrets only: the same for every beta
     told = 0.0  # what a reader told the hand would score: all the weight on its cards
     decisions = 0
     for m in range(matches):
@@ -76,6 +85,11 @@ def measure(variant: str, matches: int, seed: int, readers: dict[str, Reader]) -
                     factors = reader.factors(view, game, position, weights).get(nxt, {})
                     cpu[name] += time.process_time() - start
                     sums[name] += gain(factors, unseen, hand)
+                if grid:
+                    regret = raw.regrets(view, game, position, weights).get(nxt, {})
+                    for beta, floor in grid:
+                        scaled = {c: max(math.exp(-beta * r), floor) for c, r in regret.items() if r > 0}
+                        calibrated[beta, floor] += gain(scaled, unseen, hand)
                 told += len(hand) * math.log(len(unseen) / len(hand))
                 decisions += 1
             state.push(players[seat].choose(view, moves))
@@ -89,6 +103,7 @@ def measure(variant: str, matches: int, seed: int, readers: dict[str, Reader]) -
             name: {"gain": sums[name] / max(decisions, 1), "ms": 1000 * cpu[name] / max(decisions, 1)}
             for name in readers
         },
+        "grid": [{"beta": b, "floor": f, "gain": g / max(decisions, 1)} for (b, f), g in calibrated.items()],
     }
 
 
@@ -99,19 +114,30 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--beta", type=float, nargs="+", default=[10.0, 30.0], help="the readers' infer values")
     parser.add_argument("--blind", action="store_true", help="also the reader blind to the reply a play leaves")
+    parser.add_argument(
+        "--floors",
+        type=float,
+        nargs="+",
+        default=[],
+        help=f"least likelihood factors to score (the reader's: {MIN_FACTOR:g})",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     readers: dict[str, Reader] = {f"infer={b:g}": Reader(b) for b in args.beta}
     if args.blind:
         readers.update({f"blind infer={b:g}": BlindReader(b) for b in args.beta})
-    out = measure(args.variant, args.matches, args.seed, readers)
+    grid = [(b, f) for b in args.beta for f in args.floors]
+    out = measure(args.variant, args.matches, args.seed, readers, grid)
     if args.json:
         print(json.dumps(out, indent=2))
         return
     print(f"{out['variant']}: {out['decisions']} decisions of seat 0 in {out['matches']} matches (seed {out['seed']})")
     for name, r in out["readers"].items():
-        print(f"  {name:18} log-likelihood gain of the true hand {r['gain']:+.3f}, {r['ms']:.2f} ms a decision")
-    print(f"  {'told the hand':18} log-likelihood gain of the true hand {out['told']:+.3f} (the most there is)")
+        print(f"  {name:24} log-likelihood gain of the true hand {r['gain']:+.3f}, {r['ms']:.2f} ms a decision")
+    for row in out["grid"]:
+        name = f"infer={row['beta']:g} floor={row['floor']:g}"
+        print(f"  {name:24} log-likelihood gain of the true hand {row['gain']:+.3f}")
+    print(f"  {'told the hand':24} log-likelihood gain of the true hand {out['told']:+.3f} (the most there is)")
 
 
 if __name__ == "__main__":

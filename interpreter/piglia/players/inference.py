@@ -61,7 +61,22 @@ class Reader:
 
         ``position`` is a full position consistent with the view (its hidden cards are not read): it lends the
         rules' bookkeeping (stock, piles, deal) to the rebuilt positions of the past plays."""
-        if self.beta <= 0 or game.has_builds or view.face_down:
+        if self.beta <= 0:
+            return {}
+        out: dict[int, dict[int, float]] = {}
+        for seat, regret in self.regrets(view, game, position, weights).items():
+            factors = {c: max(math.exp(-self.beta * r), MIN_FACTOR) for c, r in regret.items() if r > 0}
+            if factors:
+                out[seat] = factors
+        return out
+
+    def regrets(
+        self, view: SeatView, game: Game, position: State, weights: Sequence[float]
+    ) -> dict[int, dict[int, float]]:
+        """Per other seat with plays to read: each unseen card's regret, how much better its best play was than
+        the plays the seat made since its hand was dealt, summed over them (0: nothing said against it). What
+        :meth:`factors` turns into likelihoods; ``benchmarks/reading.py --floors`` reads it directly."""
+        if game.has_builds or view.face_down:
             return {}
         if view.deal != self._deal:
             self._regrets.clear()
@@ -93,9 +108,7 @@ class Reader:
                 known = self._read(view.deal, i, plays, tables[i], position, unseen, weights)
                 for c in unseen:
                     regret[c] += known[c]
-            factors = {c: max(math.exp(-self.beta * r), MIN_FACTOR) for c, r in regret.items() if r > 0}
-            if factors:
-                out[seat] = factors
+            out[seat] = regret
         return out
 
     @staticmethod
