@@ -48,8 +48,9 @@ class Reader:
     play is read once (the unseen cards only shrink within a deal).
     """
 
-    def __init__(self, beta: float) -> None:
+    def __init__(self, beta: float, floor: float = MIN_FACTOR) -> None:
         self.beta = beta
+        self.floor = floor  # the least likelihood factor a card gets
         # (deal, index of the play in the deal, its seat, card, captures and table) -> card -> regret
         self._regrets: dict[tuple[object, ...], dict[int, float]] = {}
         self._deal: int | None = None  # the deal the regrets are of: a new deal starts afresh (bounded memory)
@@ -65,7 +66,7 @@ class Reader:
             return {}
         out: dict[int, dict[int, float]] = {}
         for seat, regret in self.regrets(view, game, position, weights).items():
-            factors = {c: max(math.exp(-self.beta * r), MIN_FACTOR) for c, r in regret.items() if r > 0}
+            factors = {c: max(math.exp(-self.beta * r), self.floor) for c, r in regret.items() if r > 0}
             if factors:
                 out[seat] = factors
         return out

@@ -57,7 +57,7 @@ from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.equity import MatchEquity, match_equity
 from piglia.players.greedy import move_value
-from piglia.players.inference import Reader
+from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.knowledge import (
     Determinizer,
     card_weights,
@@ -178,6 +178,7 @@ class IsmctsPlayer:
         noise: float = DEFAULT_NOISE,
         held: float = HELD_SHARE,
         infer: float = DEFAULT_INFER,
+        floor: float = MIN_FACTOR,
         goal: str = DEFAULT_GOAL,
         margin: float = DEFAULT_MARGIN,
         threat: int = THREAT_HAND,
@@ -193,6 +194,7 @@ class IsmctsPlayer:
             noise=(noise, 0, 1, False),
             held=(held, 0, 1, False),
             infer=(infer, 0, math.inf, False),
+            floor=(floor, 0, 1, False),
             margin=(margin, 0, math.inf, False),
             threat=(threat, 0, math.inf, True),
         )
@@ -218,7 +220,7 @@ class IsmctsPlayer:
         self.goal = goal
         self.margin = margin
         self.threat = threat
-        self.reader = Reader(infer)  # what the other seats' plays say about their hands (players/inference.py)
+        self.reader = Reader(infer, floor)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
         self.last_values: dict[RawMove, float] = {}  # the last decision's value of each root move (mean reward)
