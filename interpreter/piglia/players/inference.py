@@ -152,20 +152,14 @@ class Reader:
     ) -> dict[int, float]:
         """Per unseen card: how much better its best play was than play ``i`` (0 if not), on the table it met."""
         seat, card, captured = plays[i]
-        # the cards the seat has played since from the same hand: it held them at play i, and saw them
-        game = position.game
-        rnd = game.num_players * game.deal_rules.hand  # plays between two deals of hands
-        end = i - i % rnd + rnd
-        later = tuple(p[1] for p in plays[i + 1 : end] if p[0] == seat)
-        # the table too: a player may be kept for a new match
-        key = (deal, i, seat, card, captured, tuple(table), later)
+        key = (deal, i, seat, card, captured, tuple(table))  # the table too: a player may be kept for a new match
         known = self._regrets.get(key)
         missing = unseen if known is None else [c for c in unseen if c not in known]
         if known is None:
             known = self._regrets[key] = {}
         if not missing:
             return known
-        past, hidden = self._past(position, plays, i, table, later)
+        past, hidden = self._past(position, plays, i, table)
         hand = past.hands[seat]
         value = self.value
         made = value(past, (card, captured), hidden, weights)
@@ -181,11 +175,7 @@ class Reader:
 
     @staticmethod
     def _past(
-        position: State,
-        plays: list[tuple[int, int, tuple[int, ...]]],
-        i: int,
-        table: list[int],
-        later: tuple[int, ...] = (),
+        position: State, plays: list[tuple[int, int, tuple[int, ...]]], i: int, table: list[int]
     ) -> tuple[State, list[int]]:
         """The position play ``i`` was made from, as far as the valuation reads it, and the cards its seat could
         not see then. The table is the rebuilt one; each hand holds as many cards as it held then and the stock
@@ -202,7 +192,6 @@ class Reader:
         seen = {c for pile in position.piles for c in pile if c not in taken}
         seen.update(table)
         seen.add(card)
-        seen.update(later)  # in the seat's own hand then
         hidden = [c for c in range(len(game.variant.deck)) if c not in seen]
         filler = hidden or [card]
         past = position.clone()
@@ -216,9 +205,6 @@ class Reader:
         if not past.hands[seat]:  # the rhythm did not hold (a short last deal of hands): it held this card
             past.hands[seat] = [card]
         past.hands[seat][0] = card
-        mine = past.hands[seat]
-        for k, c in enumerate(later[: len(mine) - 1], start=1):
-            mine[k] = c
         dealt_since = (len(plays) // rnd - i // rnd) * rnd  # the cards dealt from the stock after play i
         past.stock = [filler[k % len(filler)] for k in range(len(position.stock) + dealt_since)]
         return past, hidden
