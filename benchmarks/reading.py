@@ -65,6 +65,8 @@ def measure(
     sums = dict.fromkeys(readers, 0.0)
     cpu = dict.fromkeys(readers, 0.0)
     calibrated = dict.fromkeys(grid, 0.0)
+    # how often a card gets a regret (above 0.01) when the seat holds it, and when it does not
+    flagged = {"held": [0, 0], "other": [0, 0]}
     raw = Reader(1.0)  # its regrets only: the same for every beta
     told = 0.0  # what a reader told the hand would score: all the weight on its cards
     decisions = 0
@@ -87,6 +89,10 @@ def measure(
                     sums[name] += gain(factors, unseen, hand)
                 if grid:
                     regret = raw.regrets(view, game, position, weights).get(nxt, {})
+                    for c in unseen:
+                        tally = flagged["held" if c in hand else "other"]
+                        tally[0] += regret.get(c, 0.0) > 0.01
+                        tally[1] += 1
                     for beta, floor in grid:
                         scaled = {c: max(math.exp(-beta * r), floor) for c, r in regret.items() if r > 0}
                         calibrated[beta, floor] += gain(scaled, unseen, hand)
@@ -104,6 +110,7 @@ def measure(
             for name in readers
         },
         "grid": [{"beta": b, "floor": f, "gain": g / max(decisions, 1)} for (b, f), g in calibrated.items()],
+        "regret_above_0.01": {k: n / max(total, 1) for k, (n, total) in flagged.items()} if grid else {},
     }
 
 
@@ -137,6 +144,11 @@ def main() -> None:
     for row in out["grid"]:
         name = f"infer={row['beta']:g} floor={row['floor']:g}"
         print(f"  {name:24} log-likelihood gain of the true hand {row['gain']:+.3f}")
+    if out["regret_above_0.01"]:
+        share = out["regret_above_0.01"]
+        print(
+            f"  regret above 0.01: {share['held']:.1%} of the cards the seat holds, {share['other']:.1%} of the others"
+        )
     print(f"  {'told the hand':24} log-likelihood gain of the true hand {out['told']:+.3f} (the most there is)")
 
 
