@@ -13,7 +13,7 @@ import pytest
 
 import piglia
 from piglia.players import make_player
-from piglia.players.inference import Reader
+from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.ismcts import IsmctsPlayer
 from piglia.players.knowledge import Determinizer, card_weights
 from piglia.state import Game, State
@@ -41,11 +41,16 @@ def after_a_placement(game: Game, placed: str) -> State:
     return state
 
 
-def factors(state: State, beta: float) -> dict[str, float]:
+# The reading's own strength: the default floor (MIN_FACTOR) keeps every factor at 0.2 or more, so these tests,
+# which check how strongly each play speaks, read with a floor far below what they assert.
+LOW_FLOOR = 1e-4
+
+
+def factors(state: State, beta: float, floor: float = LOW_FLOOR) -> dict[str, float]:
     view = state.view(0)
     game = state.game
     position = Determinizer(view)(random.Random(0))
-    read = Reader(beta).factors(view, game, position, card_weights(game))
+    read = Reader(beta, floor).factors(view, game, position, card_weights(game))
     cards = game.variant.deck.cards
     return {cards[c].id: f for c, f in read.get(1, {}).items()}
 
@@ -186,12 +191,24 @@ def test_a_passed_up_picada_says_the_same_rank_is_not_held() -> None:
         state.push(next(m for m in state.legal_moves() if str(m) == card))
     view = state.view(2)
     position = Determinizer(view)(random.Random(0))
-    read = Reader(10).factors(view, game, position, card_weights(game))
+    read = Reader(10, LOW_FLOOR).factors(view, game, position, card_weights(game))
     cards = game.variant.deck.cards
     seat1 = {cards[c].id: f for c, f in read.get(1, {}).items()}
     for five in ("5c", "5s", "5b"):
         assert seat1[five] < 0.01, seat1
     assert seat1.get("9c", 1.0) > 0.5
+
+
+def test_the_default_floor_never_rules_a_card_out(game: Game) -> None:
+    """S2.3, S3.1: the scopa passed up in test_a_passed_up_scopa_says_the_sweeping_card_is_not_held, read with the
+    default floor: the sevens are still the least likely cards, but none below MIN_FACTOR, since the model errs
+    too (the cards a seat holds get a regret now and then); the 4s, which take nothing there, keep their
+    likelihood."""
+    read = factors(after_a_placement(game, "Rs"), beta=10, floor=MIN_FACTOR)
+    assert min(read.values()) >= MIN_FACTOR
+    for seven in ("7c", "7s", "7b"):
+        assert read[seven] == MIN_FACTOR, read
+    assert read.get("4b", 1.0) > 0.5 and read.get("4d", 1.0) > 0.5
 
 
 def test_an_ordered_table_is_rebuilt_back_to_its_last_capture_only() -> None:

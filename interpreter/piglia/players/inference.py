@@ -8,7 +8,8 @@ for it, the weights of the cards it takes, a small cost for a card placed, less 
 next player, from the cards the seat could not see then), and a card's likelihood factor is
 ``exp(-beta * regret)``, where the regret is how much better the card's best play was than the play made, summed
 over the seat's plays since its deal. ``beta`` says how much the reader trusts the others to play well: 0 reads
-nothing (every card as likely as any other); a large value treats every passed-up gain as proof.
+nothing (every card as likely as any other); a large value treats every passed-up gain as proof. No factor falls
+below ``floor`` (:data:`MIN_FACTOR` by default): the valuation is only a model of how others choose.
 
 The reply the play left counts: a seat that did not take a card, because taking it would have left an easy sweep,
 gave up nothing by that valuation, so the play says nothing against its holding the card. A reader blind to the
@@ -38,7 +39,12 @@ from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["Reader"]
 
-MIN_FACTOR = 1e-3  # a card is never ruled out: players err, and a view must always have a deal
+# A card is never ruled out: players err, a view must always have a deal, and the model errs too. A card the seat
+# holds gets a regret above 0.01 about 3% of the time in Scopa and Cicera alike, but in Cicera the plays flag only
+# 10% of the other cards (Scopa: 33%), so at 1e-3 the model's errors outweighed what it read there: the true hands
+# lost 0.1-0.4 nats against reading nothing; at 0.2 they gain 0.06-0.13, and Scopa's 0.37 becomes 0.30
+# (benchmarks/reading.py --floors; benchmarks/players.md, issue 14's sixteenth pass).
+MIN_FACTOR = 0.2
 
 
 class Reader:
