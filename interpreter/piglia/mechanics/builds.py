@@ -275,7 +275,7 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
 
     for v in sorted(held):
         if v > pv:
-            for mask in groups_of(v - pv) - {0}:
+            for mask in groups_of(v - pv):  # a total above 0: never the empty group
                 found.add((tuple(sorted(cards(mask))), v))
         if rules.increase:
             for b in state.builds:
