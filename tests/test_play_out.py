@@ -7,6 +7,7 @@ themselves are tested against RULES.md elsewhere; here the step-by-step engine i
 from __future__ import annotations
 
 import random
+import signal
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 import piglia
 from conftest import write_variant
+from piglia import interrupt
 from piglia.chance import randbelow
 from piglia.errors import PigliaError
 from piglia.outcome import Reason
@@ -126,3 +128,22 @@ def test_play_out_needs_a_state_that_deals_by_itself() -> None:
     state = Game(piglia.load_variant("scopa")).new_match(1, auto_deal=False)
     with pytest.raises(PigliaError, match="auto_deal"):
         state.play_out(randbelow(random.Random(1)), {})
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_stopped_match_counts_none_of_its_turns(log: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stop asked for between moves ends play_out at once; the caller drops that match, so its turns must not
+    reach the run's branching counts (fast path, and with a record kept, the step-by-step path)."""
+    monkeypatch.setattr(interrupt.STOP, "signum", None)  # and back to it after the test
+    game = Game(piglia.load_variant("scopa"))
+    state = game.new_match(3, log=log)
+    branching = {7: 2}  # counts of earlier matches, which stay as they were
+
+    def stop_after_first_deal(_s: State) -> None:
+        interrupt.set_flag(signal.SIGINT)
+
+    state.observer = stop_after_first_deal
+    with pytest.raises(interrupt.Interrupted):
+        state.play_out(randbelow(random.Random(3)), branching)
+    assert state.deal_no >= 1 and not state.over  # stopped within the match, after its first deal
+    assert branching == {7: 2}

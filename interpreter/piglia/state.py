@@ -20,6 +20,7 @@ called once at the end of every deal.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
@@ -658,7 +659,7 @@ class State:
         """Play uniformly random legal moves until the match ends: the very moves that ``push_raw(pick_raw(draw))``
         in a loop would play, with the same draws. ``branching[n]`` counts the turns that had ``n`` legal moves;
         returns the number of plays. Raises :class:`~piglia.interrupt.Interrupted` between moves when a stop
-        was asked for.
+        was asked for (the match's turns are then not added to ``branching``: the caller drops the match).
 
         The fused loop of random simulation: for every play but a build's, and when no record is kept, the pick
         and the play are one step here, with the game's flags read once; builds go through :meth:`pick_raw` and
@@ -669,7 +670,6 @@ class State:
         if not self.auto_deal:
             raise PigliaError("play_out plays whole matches: the state must deal by itself (auto_deal)")
         pick = game.variant.capture.pick
-        get = branching.get
         fast = not game.has_builds and self.events is None  # a record is written by push_raw
         on_play = game.bonus_on_play
         live = game.live_bonuses
@@ -680,7 +680,19 @@ class State:
         team_of = game.team_of
         players = game.num_players
         stop = interrupt.STOP
-        plays = 0
+        # Each turn's number of legal moves, added to ``branching`` once the match is over (an interrupted match
+        # is dropped whole: its turns are not counted either). Appending it is the loop's cheapest record.
+        counts: list[int] = []
+        count = counts.append
+        if not fast:  # builds, or a record to write: every play through pick_raw and push_raw
+            while not self.over:
+                if stop.signum is not None:  # interrupt.check(), without a call per move
+                    raise interrupt.Interrupted
+                n, move = self.pick_raw(draw)
+                count(n)
+                self.push_raw(move)
+            return _tally(branching, counts)
+        log = self.plays
         while not self.over:
             if stop.signum is not None:  # interrupt.check(), without a call per move
                 raise interrupt.Interrupted
@@ -688,13 +700,8 @@ class State:
             seat = self.to_move
             hand = hands[seat]
             table = self.table
-            n, move = pick(hand, table, draw) if fast else self.pick_raw(draw)
-            branching[n] = get(n, 0) + 1
-            plays += 1
-            if not fast:
-                self.push_raw(move)
-                continue
-            card, captured = move
+            n, (card, captured) = pick(hand, table, draw)
+            count(n)
             last_play = len(hand) == 1 and not self.stock and sum(map(len, hands)) == 1
             team = team_of[seat]
             if captured:
@@ -725,18 +732,19 @@ class State:
                         self.deal_scores.append((name, team, points))
                 hand.remove(card)
                 table.append(card)
-            self.plays.append((seat, card, captured))
+            log.append((seat, card, captured))
             self.to_move = (seat + 1) % players
             if captured and instant and dealflow.instant_win(self, team):
                 continue
             if last_play:
                 dealflow.end_deal(self)
+                log = self.plays  # a new deal, a new list of plays
                 continue
             if declare_at and len(hands[self.to_move]) == declare_at:
                 declarations.turn_begins(self)
             if self.stock and not any(hands):
                 dealflow.refill_from_stock(self)
-        return plays
+        return _tally(branching, counts)
 
     def _kind_of(self, card: int, captured: tuple[int, ...]) -> str:
         """The capture kind by which ``card`` takes ``captured`` here (builds taken whole: mechanics/builds.py)."""
@@ -878,3 +886,10 @@ class State:
             f"<State {self.game.variant.name} deal {self.deal_no} seat {self.to_move} to move; "
             f"table {' '.join(deck.ids(self.table)) or '-'}; totals {self.totals}>"
         )
+
+
+def _tally(branching: dict[int, int], counts: list[int]) -> int:
+    """Add a match's turns (``counts``: each turn's number of legal moves) to ``branching``; the number of turns."""
+    for n, times in Counter(counts).items():
+        branching[n] = branching.get(n, 0) + times
+    return len(counts)
