@@ -12,7 +12,7 @@ from conftest import hide_differently, position
 from piglia.chance import Phase
 from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, expected_max
-from piglia.players.ismcts import IsmctsPlayer
+from piglia.players.ismcts import IsmctsPlayer, _order_chances
 from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
 from piglia.tournament import tournament
@@ -143,6 +143,81 @@ def test_ismcts_threat_option_sizes_the_imagined_next_hand() -> None:
     for bad in ["ismcts:threat=-1", "ismcts:threat=2.5"]:
         with pytest.raises(piglia.PigliaError, match="threat"):
             make_player(bad)
+
+
+def test_order_chances_match_enumeration() -> None:
+    """The chance that the k-th best of n cards is the best of a hand drawn from them, by enumerating hands."""
+    for n in range(1, 7):
+        for hand in range(1, n + 1):
+            hands = list(combinations(range(n), hand))  # card k is the k-th best
+            exact = [sum(min(h) == k for h in hands) / len(hands) for k in range(n - hand + 1)]
+            assert _order_chances(n, hand) == pytest.approx(exact)
+
+
+def test_expected_reply_averages_the_best_capture_over_every_hand(scopa: Variant) -> None:
+    """S2.3, S3.1: placing the 3 next to the 4 leaves 3 + 4 = 7, which a 7 sweeps (a scopa) and a 3 or a 4
+    takes alone. With ``expect`` the playout policy weighs that reply over every hand the next player may hold
+    (three cards from the six the mover cannot see), the best capture of each hand, averaged."""
+    state = position(
+        scopa,
+        hands=[["3b", "Rb"], ["7s", "2s", "5b"]],
+        table=["4c"],
+        stock=["4d", "Ac", "Rs"],
+        to_move=0,
+    )
+    game = state.game
+    weights = card_weights(game)
+    player = IsmctsPlayer(1, expect=1)
+    player._prepare(game, weights)
+    pool, order = player._reply_pool(state)
+    assert sorted(pool) == sorted(state.hands[1] + state.stock)
+    m = (scopa.deck.by_id["3b"].index, ())
+    after = state.clone()
+    after.push_raw(m)
+
+    def best_capture(card: int) -> float:  # the next player's best capture with this card, bonuses included
+        values = [
+            weights[card] + sum(weights[c] for c in cap) + after.bonus_points((card, cap))
+            for cap, _kind in after.capture_options(card)
+        ]
+        return max(values, default=0.0)
+
+    hands = list(combinations(pool, 3))
+    exact = sum(max(best_capture(c) for c in h) for h in hands) / len(hands)
+    bits = sum(1 << c for c in pool)
+    left = (1 << scopa.deck.by_id["4c"].index) | (1 << m[0])
+    got = player._expected_reply(state, m, pool, bits, order, weights, left)
+    assert got == pytest.approx(exact)
+    assert exact > 1  # the sweep is among the replies: the 7 is in half the hands
+
+
+def test_expected_reply_places_the_card_no_one_can_pick_up() -> None:
+    """B3.2: a card placed may be taken at once by a card of its rank, for a picada. The three other 6s have
+    been captured, while a 5 is in the other hands; the 5 and the 6 of cups are worth about the same. Weighing the
+    reply over every hand, the playout policy places the 6, as greedy does; one hand drawn instead leaves the 5
+    looking as safe whenever the draw misses the 5 of coins."""
+    cicera = piglia.load_variant("cicera")
+    state = position(
+        cicera,
+        hands=[["5c", "6c"], ["5d", "2s", "9b"], ["4b", "8d", "Cd"], ["3s", "Ab", "7b"]],
+        table=["Rd"],
+        piles=[["6d", "Ad", "6s", "As"], ["6b", "Ac"]],  # captured, so seen by every seat
+        to_move=0,
+    )
+    game = state.game
+    weights = card_weights(game)
+    legal = state.raw_moves()
+    six = (cicera.deck.by_id["6c"].index, ())
+    assert sorted(legal) == sorted([(cicera.deck.by_id["5c"].index, ()), six])
+    player = IsmctsPlayer(1, expect=1, noise=0)
+    player._prepare(game, weights)
+    assert player._playout_move(state, legal, weights, True) == six
+    assert GreedyPlayer().choose(state.view(0), state.legal_moves()).raw == six
+    drawn = IsmctsPlayer(1, expect=0, noise=0)
+    drawn._prepare(game, weights)
+    assert {drawn._playout_move(state, legal, weights, True) for _ in range(30)} == set(legal)
+    with pytest.raises(piglia.PigliaError, match="expect"):
+        make_player("ismcts:expect=2")
 
 
 def test_make_player_names_options_and_plugins() -> None:

@@ -19,9 +19,10 @@ it (:meth:`~piglia.state.State.bonus_points`) plus the weights of the cards it t
 its card's weight, and every move minus the best capture it leaves to the next player, who is imagined
 holding a hand drawn from the cards the mover cannot see (an independent draw: the policy must not know
 the hand the deal gave that player, or it would place a valuable card exactly when it is safe and make
-keeping it look better than it is). A playout ends with the deal or after ``depth`` plies; it is scored by
-the deal's points so far plus the cards in the piles weighted by the awards
-(:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
+keeping it look better than it is); with ``expect`` that best capture is averaged over every hand the next
+player may hold, as greedy's valuation does (:meth:`IsmctsPlayer._expected_reply`). A playout ends with the
+deal or after ``depth`` plies; it is scored by the deal's points so far plus the cards in the piles weighted by
+the awards (:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
 still holds, as a gain over the same score of the position searched, from each mover's team's side.
 
 Once the stock is empty and at most ``endgame`` cards are left in the hands, the rest of the deal is solved
@@ -68,7 +69,7 @@ from piglia.players.knowledge import (
     points_sign,
     team_score,
 )
-from piglia.state import RawMove, SeatView, State
+from piglia.state import Game, RawMove, SeatView, State
 
 __all__ = ["IsmctsPlayer", "solve_endgame"]
 
@@ -86,6 +87,11 @@ DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (player
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy (``threat``)
+# the playout policy weighs the next player's best reply over every hand it may hold (1), or over one hand drawn
+# from those cards (0, ``threat`` cards at most). One drawn hand makes the move the draw happens to leave safe look
+# best: that policy loses up to 4 points a deal to greedy where the averaged one plays level with it, yet the search
+# plays as well over either, faster over the drawn hand (benchmarks/players.md, issue 14's seventeenth pass)
+DEFAULT_EXPECT = 0
 POINTS_GOAL, MATCH_GOAL = "points", "match"  # what the search maximises: the deal's points, or the chance of
 GOALS = (POINTS_GOAL, MATCH_GOAL)  # winning the match (players/equity.py)
 DEFAULT_GOAL = POINTS_GOAL
@@ -182,6 +188,7 @@ class IsmctsPlayer:
         goal: str = DEFAULT_GOAL,
         margin: float = DEFAULT_MARGIN,
         threat: int = THREAT_HAND,
+        expect: int = DEFAULT_EXPECT,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -197,6 +204,7 @@ class IsmctsPlayer:
             floor=(floor, 0, 1, False),
             margin=(margin, 0, math.inf, False),
             threat=(threat, 0, math.inf, True),
+            expect=(expect, 0, 1, True),
         )
         if goal not in GOALS:
             raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
@@ -220,6 +228,7 @@ class IsmctsPlayer:
         self.goal = goal
         self.margin = margin
         self.threat = threat
+        self.expect = bool(expect)
         self.reader = Reader(infer, floor)  # what the other seats' plays say about their hands (players/inference.py)
         self.last_iterations = 0
         self.last_root: Node | None = None  # the last search's tree, for inspection
@@ -227,6 +236,8 @@ class IsmctsPlayer:
         # the playout policy's threats: per table left (a bit mask of its cards, or the cards in order where the
         # order matters) and card placed (-1: a capture), the best capture of each card of the next hand
         self._threats: dict[tuple[int | tuple[int, ...], int], dict[int, float]] = {}
+        # expect: per the same key, the cards valued so far (a bit mask) and those of them with a capture, best first
+        self._replies: dict[tuple[int | tuple[int, ...], int], tuple[int, list[tuple[float, int]]]] = {}
         self._sign = 1.0  # points_sign of the game searched (read on every playout move)
         self._bits: list[int] = []  # 1 << card, per card index: a table's cards as one int
         self._piles: list[tuple[int, float]] = []  # the view's piles: their sizes and weights (see _evaluate)
@@ -280,7 +291,7 @@ class IsmctsPlayer:
         solved (``last_root`` is None), the best valued."""
         game = game_of(view)
         weights = card_weights(game)  # computed once per process and variant (about 0.3 s), then cached
-        self._sign = points_sign(game)
+        self._prepare(game, weights)
         if self.goal == MATCH_GOAL:
             self._equity = match_equity(game)  # made once per process and variant, its chances kept with it
             self._totals = view.totals
@@ -334,10 +345,6 @@ class IsmctsPlayer:
                         child.visits = child.available = self.prior
                         child.reward = self.prior * greedy_prior[m]
                         root.children[m] = child
-        self._threats = {}
-        self._legal = {}
-        self._ordered = ordered_table(game)
-        self._bits = [1 << i for i in range(len(weights))]
         done = 0
         if self.tree == 1 and self.paired:
             self._paired(deal, raw, root, weights, candidates, deadline)
@@ -350,6 +357,15 @@ class IsmctsPlayer:
         values = {m: n.reward / n.visits for m, n in root.children.items() if n.visits}
         self.last_values = values
         return values
+
+    def _prepare(self, game: Game, weights: Sequence[float]) -> None:
+        """Set up a search of ``game``: what the playout policy reads of the rules, and its caches emptied."""
+        self._sign = points_sign(game)
+        self._threats = {}
+        self._replies = {}
+        self._legal = {}
+        self._ordered = ordered_table(game)
+        self._bits = [1 << i for i in range(len(weights))]
 
     def _determinizer(self, view: SeatView, weights: Sequence[float]) -> Determinizer:
         """Deals of the hidden cards for this view: uniform, or weighted by what the plays say (``infer``)."""
@@ -532,13 +548,22 @@ class IsmctsPlayer:
                 return (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
 
             return min(legal, key=worth)
-        hand = self._threat_hand(state) if risk else []
+        # the cards the next player's reply is weighed over: every card the mover cannot see (expect), with the
+        # chance of each being the best of the hand it holds, or one hand drawn from them
+        order: list[float] = []
+        if not risk:
+            hand: list[int] = []
+        elif self.expect:
+            hand, order = self._reply_pool(state)
+        else:
+            hand = self._threat_hand(state)
         # What is read of the position for every move's threat, once: the table (as a bit mask when its order
         # does not matter) and whether the next player is an opponent.
         table = state.table
         bits = self._bits
         ordered = self._ordered
         mask = sum(map(bits.__getitem__, table)) if hand and not ordered else 0
+        pool = sum(map(bits.__getitem__, hand)) if order else 0
         team_of = state.game.players.team_of
         opponent = team_of[(state.to_move + 1) % state.game.num_players] != team_of[state.to_move]
         threats = self._threats
@@ -560,20 +585,23 @@ class IsmctsPlayer:
                     left = tuple([c for c in table if c not in captured]) if captured else (*table, card)
                 else:
                     left = mask - sum(map(bits.__getitem__, captured)) if captured else mask | bits[card]
-                # the best capture of a card of the hand (max() written out: the same comparisons), each card
-                # valued once per search (_threat values those not valued yet)
-                known = threats.get((left, -1 if captured else card))
-                threat = 0.0
-                if known is not None:
-                    for x in hand:
-                        t = known.get(x)
-                        if t is None:
-                            threat = self._threat(state, m, hand, weights, left)
-                            break
-                        if t > threat:
-                            threat = t
+                if order:  # averaged over the hands the next player may hold
+                    threat = self._expected_reply(state, m, hand, pool, order, weights, left)
                 else:
-                    threat = self._threat(state, m, hand, weights, left)
+                    # the best capture of a card of the hand (max() written out: the same comparisons), each card
+                    # valued once per search (_threat values those not valued yet)
+                    known = threats.get((left, -1 if captured else card))
+                    threat = 0.0
+                    if known is not None:
+                        for x in hand:
+                            t = known.get(x)
+                            if t is None:
+                                threat = self._threat(state, m, hand, weights, left)
+                                break
+                            if t > threat:
+                                threat = t
+                    else:
+                        threat = self._threat(state, m, hand, weights, left)
                 v = v - (threat if opponent else -threat)
             if i == 0 or v > best:
                 best_move, best = m, v
@@ -595,6 +623,58 @@ class IsmctsPlayer:
         pool += state.stock
         size = min(size, self.threat, len(pool))
         return self.prng.sample(pool, size)
+
+    def _reply_pool(self, state: State) -> tuple[list[int], list[float]]:
+        """The cards the mover cannot see (the other hands and the stock), and for each rank ``k`` of them by
+        value (0: the best) the chance that it is the best of the next player's hand, a hand of that player's
+        size drawn from them; nothing when the next player holds no card and none will be dealt."""
+        n = state.game.num_players
+        mover = state.to_move
+        size = len(state.hands[(mover + 1) % n]) or (state.game.deal_rules.hand if state.stock else 0)
+        if size == 0:
+            return [], []
+        pool: list[int] = []
+        for s, h in enumerate(state.hands):
+            if s != mover:
+                pool += h
+        pool += state.stock
+        if not pool:
+            return [], []
+        return pool, _order_chances(len(pool), min(size, len(pool)))
+
+    def _expected_reply(
+        self,
+        state: State,
+        m: RawMove,
+        cards: list[int],
+        pool: int,
+        order: list[float],
+        weights: Sequence[float],
+        left: int | tuple[int, ...],
+    ) -> float:
+        """The next player's best capture after ``m``, bonuses included, expected over the hands it may hold:
+        ``cards`` (``pool``: as a bit mask) are the cards it draws from, ``order`` the chances of
+        :meth:`_reply_pool`. The cards' values are :meth:`_threat`'s (cached alike); those with a capture are kept
+        best first per key, so that a move's reply walks only them."""
+        key = (left, -1 if m[1] else m[0])
+        valued, best = self._replies.get(key, (0, []))
+        if pool & ~valued:  # cards not valued yet on this key
+            self._threat(state, m, cards, weights, left)
+            known = self._threats[key]
+            valued |= pool
+            best = sorted(((v, x) for x, v in known.items() if v > 0), reverse=True)
+            self._replies[key] = (valued, best)
+        bits = self._bits
+        reply = 0.0
+        k = 0
+        last = len(order)
+        for v, x in best:
+            if pool & bits[x]:
+                reply += v * order[k]
+                k += 1
+                if k == last:
+                    break
+        return reply
 
     def _threat(
         self, state: State, m: RawMove, hand: list[int], weights: Sequence[float], left: int | tuple[int, ...]
@@ -692,6 +772,19 @@ class IsmctsPlayer:
                 points[team_of[b.owner]] += sum(map(weight, b.cards))
         sign = self._sign  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
+
+
+_ORDER: dict[tuple[int, int], list[float]] = {}
+
+
+def _order_chances(n: int, hand: int) -> list[float]:
+    """For ``hand`` cards drawn from ``n``: the chance that the ``k``-th best of the ``n`` (0: the best) is the
+    best drawn, for each ``k`` that can be (cached per ``n`` and ``hand``)."""
+    found = _ORDER.get((n, hand))
+    if found is None:
+        total = math.comb(n, hand)
+        found = _ORDER[n, hand] = [math.comb(n - 1 - k, hand - 1) / total for k in range(n - hand + 1)]
+    return found
 
 
 def _outcome_share(state: State, team: int) -> float:
