@@ -62,6 +62,30 @@ def install() -> None:
     ismcts.IsmctsPlayer.evaluate = told_evaluate  # type: ignore[method-assign,assignment]
 
 
+def against_greedy(
+    variant: str, player: str, matches: int, seed: int, label: str, out: Path | None, **extra: Any
+) -> dict[str, Any]:
+    """A duplicate tournament of ``player`` against greedy in this process (patches do not reach worker
+    processes): one line printed (``label`` says who played), the JSON written to ``out`` if given (with the
+    per-pair differences, for ``benchmarks/players.py --paired``, and ``extra``), and returned."""
+    start = time.perf_counter()
+    result = tournament(piglia.load_variant(variant), (player, "greedy"), matches=matches, seed=seed)
+    data: dict[str, Any] = result.as_dict()
+    data["pairs"] = result.pairs
+    data.update(extra)
+    data["seconds"] = round(time.perf_counter() - start, 1)
+    a = data["players"][0]
+    diff = data["points_per_deal_difference"]
+    print(
+        f"{variant}: {label}, against greedy: {a['win_rate']:.1%} of {data['matches']}"
+        f" ({a['ci95'][0]:.1%} - {a['ci95'][1]:.1%}), {diff['value']:+.2f} points a deal"
+        f" ({diff['ci95'][0]:+.2f} - {diff['ci95'][1]:+.2f})"
+    )
+    if out:
+        out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return data
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("variant")
@@ -71,23 +95,7 @@ def main() -> None:
     p.add_argument("--out", type=Path, help="write the JSON (with the per-pair differences) here")
     args = p.parse_args()
     install()
-    start = time.perf_counter()
-    # one process: the patches do not reach worker processes
-    result = tournament(
-        piglia.load_variant(args.variant), (args.player, "greedy"), matches=args.matches, seed=args.seed
-    )
-    data: dict[str, Any] = result.as_dict()
-    data["pairs"] = result.pairs
-    data["seconds"] = round(time.perf_counter() - start, 1)
-    a = data["players"][0]
-    diff = data["points_per_deal_difference"]
-    print(
-        f"{args.variant}: {args.player} told the hands, against greedy: {a['win_rate']:.1%} of {data['matches']}"
-        f" ({a['ci95'][0]:.1%} - {a['ci95'][1]:.1%}), {diff['value']:+.2f} points a deal"
-        f" ({diff['ci95'][0]:+.2f} - {diff['ci95'][1]:+.2f})"
-    )
-    if args.out:
-        args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    against_greedy(args.variant, args.player, args.matches, args.seed, f"{args.player} told the hands", args.out)
 
 
 if __name__ == "__main__":

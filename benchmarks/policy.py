@@ -16,13 +16,10 @@ instrument, not a player of Piglia. It plays in one process: the options reach t
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import piglia
 from piglia.moves import Move
@@ -30,7 +27,9 @@ from piglia.players import make_player
 from piglia.players.ismcts import IsmctsPlayer
 from piglia.players.knowledge import Determinizer, card_weights, game_of
 from piglia.state import SeatView
-from piglia.tournament import tournament
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other scripts, also when loaded from elsewhere
+from oracle import against_greedy  # a script of benchmarks/, found by the line above
 
 OPTIONS = ["noise=0"]  # the ismcts options of the policy (main adds --options; every PolicyPlayer reads them)
 
@@ -74,23 +73,8 @@ def main() -> None:
         except piglia.PigliaError as exc:
             sys.exit(f"policy.py: {exc}")
     sys.modules.setdefault("policy", sys.modules[__name__])  # the tournament names the player policy:PolicyPlayer
-    start = time.perf_counter()
-    variant = piglia.load_variant(args.variant)
-    result = tournament(variant, ("policy:PolicyPlayer", "greedy"), matches=args.matches, seed=args.seed)
-    data: dict[str, Any] = result.as_dict()
-    data["pairs"] = result.pairs
-    data["options"] = args.options
-    data["seconds"] = round(time.perf_counter() - start, 1)
-    a = data["players"][0]
-    diff = data["points_per_deal_difference"]
-    print(
-        f"{args.variant}: the playout policy ({args.options or 'default options'}) against greedy:"
-        f" {a['win_rate']:.1%} of {data['matches']} ({a['ci95'][0]:.1%} - {a['ci95'][1]:.1%}),"
-        f" {diff['value']:+.2f} points a deal"
-        f" ({diff['ci95'][0]:+.2f} - {diff['ci95'][1]:+.2f})"
-    )
-    if args.out:
-        args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    label = f"the playout policy ({args.options or 'default options'})"
+    against_greedy(args.variant, "policy:PolicyPlayer", args.matches, args.seed, label, args.out, options=args.options)
 
 
 if __name__ == "__main__":

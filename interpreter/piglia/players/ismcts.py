@@ -22,8 +22,8 @@ the hand the deal gave that player, or it would place a valuable card exactly wh
 keeping it look better than it is); with ``expect`` that best capture is averaged over every hand the next
 player may hold, as greedy's valuation does (:meth:`IsmctsPlayer._expected_reply`). A playout ends with the
 deal or after ``depth`` plies; it is scored by the deal's points so far plus the cards in the piles weighted by
-the awards (:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards each team
-still holds, as a gain over the same score of the position searched, from each mover's team's side.
+the awards (:func:`~piglia.players.knowledge.card_weights`) plus a share (``held``) of the weights of the cards
+each team still holds, as a gain over the same score of the position searched, from each mover's team's side.
 
 Once the stock is empty and at most ``endgame`` cards are left in the hands, the rest of the deal is solved
 by alpha-beta on the exact deal points (awards included): once, when every hidden card is known (the last
