@@ -76,10 +76,11 @@ def against_greedy(
     data["seconds"] = round(time.perf_counter() - start, 1)
     a = data["players"][0]
     diff = data["points_per_deal_difference"]
+    low, high = diff["ci95"]
+    spread = f"{low:+.2f} - {high:+.2f}" if low is not None else "one pair: no interval"
     print(
         f"{variant}: {label}, against greedy: {a['win_rate']:.1%} of {data['matches']}"
-        f" ({a['ci95'][0]:.1%} - {a['ci95'][1]:.1%}), {diff['value']:+.2f} points a deal"
-        f" ({diff['ci95'][0]:+.2f} - {diff['ci95'][1]:+.2f})"
+        f" ({a['ci95'][0]:.1%} - {a['ci95'][1]:.1%}), {diff['value']:+.2f} points a deal ({spread})"
     )
     if out:
         out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
