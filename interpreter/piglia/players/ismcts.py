@@ -89,7 +89,7 @@ DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves t
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy (``threat``)
 # the playout policy weighs the next player's best reply over every hand it may hold (1), or over one hand drawn
 # from those cards (0, ``threat`` cards at most). One drawn hand makes the move the draw happens to leave safe look
-# best: that policy loses up to 4 points a deal to greedy where the averaged one plays level with it, yet the search
+# best: that policy loses up to 4 points a deal to greedy where the averaged one comes within a point, yet the search
 # plays as well over either, faster over the drawn hand (benchmarks/players.md, issue 14's seventeenth pass)
 DEFAULT_EXPECT = 0
 POINTS_GOAL, MATCH_GOAL = "points", "match"  # what the search maximises: the deal's points, or the chance of
