@@ -654,13 +654,12 @@ class IsmctsPlayer:
     ) -> float:
         """The next player's best capture after ``m``, bonuses included, expected over the hands it may hold:
         ``cards`` (``pool``: as a bit mask) are the cards it draws from, ``order`` the chances of
-        :meth:`_reply_pool`. The cards' values are :meth:`_threat`'s (cached alike); those with a capture are kept
-        best first per key, so that a move's reply walks only them."""
+        :meth:`_reply_pool`. The cards' values are :meth:`_capture_values`'s (cached alike); those with a capture
+        are kept best first per key, so that a move's reply walks only them."""
         key = (left, -1 if m[1] else m[0])
         valued, best = self._replies.get(key, (0, []))
         if pool & ~valued:  # cards not valued yet on this key
-            self._threat(state, m, cards, weights, left)
-            known = self._threats[key]
+            known = self._capture_values(state, m, cards, weights, left)
             valued |= pool
             best = sorted(((v, x) for x, v in known.items() if v > 0), reverse=True)
             self._replies[key] = (valued, best)
@@ -680,10 +679,20 @@ class IsmctsPlayer:
         self, state: State, m: RawMove, hand: list[int], weights: Sequence[float], left: int | tuple[int, ...]
     ) -> float:
         """The best capture, bonuses included, that a card of ``hand`` would make after ``m`` (``left``: the
-        table it leaves, as the cache key), from the side of the next player.
+        table it leaves, as the cache key), from the side of the next player (:meth:`_capture_values`)."""
+        known = self._capture_values(state, m, hand, weights, left)
+        best = 0.0
+        for x in hand:
+            if known[x] > best:  # max(best, known[x])
+                best = known[x]
+        return best
 
-        A card's value is cached by (table left, card placed or -1, card) the first time it is asked for in a
-        search, as computed on the position it is first asked on."""
+    def _capture_values(
+        self, state: State, m: RawMove, hand: list[int], weights: Sequence[float], left: int | tuple[int, ...]
+    ) -> dict[int, float]:
+        """Per card, the best capture it would make after ``m``, bonuses included (0: none), every card of
+        ``hand`` among them. A card's value is cached by (table left, card placed or -1, card) the first time it
+        is asked for in a search, as computed on the position it is first asked on."""
         card, captured = m
         key = (left, -1 if captured else card)
         known = self._threats.get(key)
@@ -717,11 +726,7 @@ class IsmctsPlayer:
                     if worth > v:  # max(v, worth)
                         v = worth
                 known[x] = v
-        best = 0.0
-        for x in hand:
-            if known[x] > best:  # max(best, known[x])
-                best = known[x]
-        return best
+        return known
 
     def _chance(self, state: State, points: Sequence[float], team: int) -> float:
         """goal=match: ``team``'s chance of winning the match when the deal of ``state`` (a searched position)
