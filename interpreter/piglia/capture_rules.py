@@ -141,38 +141,35 @@ class CaptureRules:
             masks = True
         else:
             found = self.hand_captures(hand, table)
-        captures = sum(map(len, found))
+        sizes = list(map(len, found))
+        captures = sum(sizes)
         if not captures:  # no card captures: one placement per card (the commonest turn)
             n = len(hand)
             return n, (hand[draw(n) if n > 1 else 0], ())
         # Per card: its captures, and a placement too when capturing is optional or it captures nothing.
-        extra = 0 if self.mandatory else 1
-        n = captures + (len(hand) if extra else list(map(len, found)).count(0))
+        mandatory = self.mandatory
+        n = captures + (sizes.count(0) if mandatory else len(hand))
         if n > MAX_MOVES:  # where the listing of the moves would stop too
             raise MoveLimitError(len(hand), len(table))
         i = draw(n) if n > 1 else 0
-        caps: Any  # what ``found`` holds for the card (above)
-        for card, caps in zip(hand, found, strict=True):
-            size = len(caps)
-            if size:
-                size += extra
-                if i < size:
-                    if i < extra:
-                        return n, (card, ())
-                    listed: Sequence[Capture]
-                    if masks:  # bit masks over the deck: the card's captures, ascending
-                        listed = sorted(map(as_cards, caps))
-                    elif isinstance(caps, tuple):  # the memo's answer, in positions: build it now
-                        assert memo is not None
-                        listed = memo.cards_of(caps, table)
-                    else:
-                        listed = caps  # the plain search's list of captures
-                    return n, (card, listed[i - extra])
-            elif i < 1:
-                return n, (card, ())
-            else:
-                size = 1
-            i -= size
+        # the card whose moves hold index i, and the index among them (a loop for each rule: one test less a card)
+        if mandatory:
+            for j, size in enumerate(sizes):
+                if size:
+                    if i < size:
+                        return n, (hand[j], _listed(found[j], masks, memo, table)[i])
+                    i -= size
+                elif i:
+                    i -= 1
+                else:
+                    return n, (hand[j], ())
+        else:
+            for j, size in enumerate(sizes):
+                if not i:
+                    return n, (hand[j], ())
+                if i <= size:
+                    return n, (hand[j], _listed(found[j], masks, memo, table)[i - 1])
+                i -= size + 1
         raise AssertionError("unreachable: i < n")
 
     def options(self, played: int, table: Sequence[int]) -> list[tuple[Capture, str]]:
@@ -202,3 +199,14 @@ class CaptureRules:
             if cap == captured:
                 return name
         return ""
+
+
+def _listed(caps: Any, masks: bool, memo: CaptureTable | None, table: Sequence[int]) -> Sequence[Capture]:
+    """One card's captures ascending, from what :meth:`CaptureRules.pick` counted them in: bit masks over the deck
+    (``masks``), the capture table's answer (a tuple of positions or takers), or the plain search's list."""
+    if masks:
+        return sorted(map(as_cards, caps))
+    if isinstance(caps, tuple):  # the memo's answer, in positions: built now
+        assert memo is not None
+        return memo.cards_of(caps, table)
+    return cast("list[Capture]", caps)
