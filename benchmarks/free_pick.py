@@ -4,16 +4,19 @@ Random play spends each turn in two parts: the pick (``CaptureRules.pick``: the 
 only that one built, the draw included) and everything else (applying the play, bonuses, refills, the deal's end
 and its awards, the shuffle, the statistics). This instrument measures the second part alone. In one process it
 warms the capture table's memo (``--warm`` matches, seeds as ``ab_trees.py`` warms), plays ``--matches`` matches
-recording every answer of the pick, then times rounds of the same matches in turn with the real pick and with a
-pick that hands back the recorded answers (a list iterator: free, next to anything else). Both play the very same
-moves, and the script checks that they count the same deals. A variant with builds plays through ``pick_raw`` and
-not the fused loop, and is left out.
+recording every answer of the pick, then times rounds in turn: the recorded matches with a pick that hands back
+the recorded answers (a list iterator: free, next to anything else), which the script checks to count the same
+deals, and the next matches of the seed with the real pick (on the recorded ones the capture table would answer
+from what it learnt recording them, more often than in a simulation). With ``--split``, where the capture table's
+memo has won its duel, a third pick asks the table for the hand's captures and draws, then hands back the recorded
+answer: the table's lookups and the draw, on positions it has learnt (hits), apart from the rest of the pick. A
+variant with builds plays through ``pick_raw`` and not the fused loop, and is left out.
 
 The ratio ``free / real`` is the most any faster pick can buy that variant: with the pick costing nothing, a deal
 costs what the rest costs. Issue 12 asks every variant for 2x its speed at the issue's start and classic Scopa for
 about 2.9x: a row now at ``r`` times its start can reach ``r * free / real`` by the pick alone::
 
-    python benchmarks/free_pick.py scopa escoba spazzino --rounds 5 --matches 300 --warm 400
+    python benchmarks/free_pick.py scopa escoba spazzino --rounds 5 --matches 300 --warm 1000 --split
     python benchmarks/free_pick.py            # every built-in variant without builds, each player count
 """
 
@@ -85,7 +88,8 @@ def _asking(answers: list[Any], table: CaptureTable) -> Pick:
 def measure(name: str, players: int, *, matches: int, warm: int, rounds: int, split: bool = False) -> dict[str, Any]:
     """Deals per second of CPU with the real pick and with a free one (medians of interleaved rounds), and the
     median of the rounds' ratios. With ``split``, where the capture table answers (its memo on once warm), the
-    microseconds a deal of each part of the pick: the table's lookups with the draw, and the rest."""
+    microseconds a deal of each part of the pick: the table's lookups with the draw, and the rest. The free and
+    split picks replay the recorded matches; the real pick plays the next ``matches`` of the seed each round."""
     game = Game(piglia.load_variant(name), players)
     real: Pick = game.variant.capture.pick
     _play(game, 10**6, warm)
@@ -100,18 +104,19 @@ def measure(name: str, players: int, *, matches: int, warm: int, rounds: int, sp
         answers.append(answer)
         return answer
 
-    def timed(pick: Pick | None, deals: int) -> float:
+    def timed(pick: Pick | None, first: int, deals: int | None) -> float:
+        """Deals a second of CPU over matches ``first`` .. ``first + matches - 1``, checked to be ``deals``."""
         _set_pick(game, pick)
         gc.disable()
         try:
             start = time.process_time()
-            played = _play(game, 0, matches)
+            played = _play(game, first, matches)
             spent = time.process_time() - start
         finally:
             gc.enable()
-        if played != deals:
+        if deals is not None and played != deals:
             raise AssertionError(f"{name}: {played} deals replayed, {deals} recorded")
-        return deals / spent
+        return played / spent
 
     with_real: list[float] = []
     with_free: list[float] = []
@@ -119,12 +124,14 @@ def measure(name: str, players: int, *, matches: int, warm: int, rounds: int, sp
     try:
         _set_pick(game, recording)
         deals = _play(game, 0, matches)
-        for _ in range(rounds):
-            with_real.append(timed(None, deals))
-            with_free.append(timed(_replay(answers), deals))
+        for r in range(1, rounds + 1):
+            # the real pick on matches of its own each round: on the recorded ones, the capture table would answer
+            # from what it learnt recording them, more often than a simulation's table does
+            with_real.append(timed(None, r * matches, None))
+            with_free.append(timed(_replay(answers), 0, deals))
             if split:
                 assert memo is not None
-                with_asked.append(timed(_asking(answers, memo), deals))
+                with_asked.append(timed(_asking(answers, memo), 0, deals))
     finally:  # the variant is shared by the process (load_variant caches it): its pick is put back
         _set_pick(game, None)
     ratios = [f / r for f, r in zip(with_free, with_real, strict=True)]
