@@ -25,9 +25,16 @@ from piglia.players.knowledge import (
 )
 from piglia.state import RawMove, SeatView, State
 
-__all__ = ["GreedyPlayer", "chance_any", "expected_max", "move_estimate", "move_value"]
+__all__ = ["GreedyPlayer", "best_of_hand", "chance_any", "expected_max", "move_estimate", "move_value"]
 
 DISCARD_CAUTION = 0.1  # a card left on the table may be taken later too: a small share of its weight
+
+
+def best_of_hand(n: int, hand: int) -> tuple[list[int], int]:
+    """Of the hands of ``hand`` cards drawn from ``n`` (1 <= ``hand`` <= ``n``): for each ``k`` that can be, how
+    many have the ``k``-th best of the ``n`` (0: the best) as their best card, and how many there are in all. The
+    ``k``-th best is a hand's best when it is drawn and the hand's other cards come after it."""
+    return [comb(n - 1 - k, hand - 1) for k in range(n - hand + 1)], comb(n, hand)
 
 
 def expected_max(values: Sequence[float], hand: int) -> float:
@@ -35,11 +42,10 @@ def expected_max(values: Sequence[float], hand: int) -> float:
     n = len(values)
     if hand <= 0 or n == 0:
         return 0.0
-    hand = min(hand, n)
+    counts, total = best_of_hand(n, min(hand, n))
     ordered = sorted(values, reverse=True)
-    total = comb(n, hand)
-    # the i-th largest (0-based) is the maximum when it is drawn and the hand's other cards come after it
-    return sum(v * comb(n - 1 - i, hand - 1) for i, v in enumerate(ordered) if n - 1 - i >= hand - 1) / total
+    # the hand - 1 smallest values are never a hand's best: counts stops before them
+    return sum(v * c for v, c in zip(ordered, counts, strict=False)) / total
 
 
 def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[float, State]:

@@ -57,7 +57,7 @@ from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.equity import MatchEquity, match_equity
-from piglia.players.greedy import move_value
+from piglia.players.greedy import best_of_hand, move_value
 from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.knowledge import (
     Determinizer,
@@ -787,8 +787,8 @@ def _order_chances(n: int, hand: int) -> list[float]:
     best drawn, for each ``k`` that can be (cached per ``n`` and ``hand``)."""
     found = _ORDER.get((n, hand))
     if found is None:
-        total = math.comb(n, hand)
-        found = _ORDER[n, hand] = [math.comb(n - 1 - k, hand - 1) / total for k in range(n - hand + 1)]
+        counts, total = best_of_hand(n, hand)
+        found = _ORDER[n, hand] = [c / total for c in counts]
     return found
 
 
