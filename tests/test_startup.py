@@ -352,7 +352,7 @@ def test_a_remembered_file_deals_no_sampled_openings_unless_the_engine_changed(
     again = spec.load_variant("scopa")
     assert dealt == ["scopa"] and again is not first and again.sha256 == first.sha256  # remembered: not again
     # another engine (an edited module, another Python, a plugin's code) is another key: they are dealt again
-    monkeypatch.setattr(spec, "_engine_stamp", lambda: "another engine")
+    monkeypatch.setattr(spec, "engine_stamp", lambda: "another engine")
     monkeypatch.setattr(spec, "_CACHE", {})
     assert spec.load_variant("scopa").sha256 == first.sha256
     assert dealt == ["scopa", "scopa"]
@@ -364,7 +364,7 @@ def test_the_engine_stamp_follows_the_engine_and_its_plugins_code(
     from piglia import spec
     from piglia.mechanics.base import Mechanic, register_mechanic, unregister_mechanic
 
-    stamp = spec._engine_stamp()
+    stamp = spec.engine_stamp()
     assert stamp is not None and str(Path(spec.__file__)) in stamp and str(Path(probe_file())) in stamp
     assert sys.version in stamp
     # a mechanic registered from a module with a file: its file is in the stamp; from none: nothing is remembered
@@ -380,15 +380,15 @@ def test_the_engine_stamp_follows_the_engine_and_its_plugins_code(
     Kind.__module__ = some_plugin.__name__
     register_mechanic(Kind)
     try:
-        assert str(plugin) in (spec._engine_stamp() or "")
+        assert str(plugin) in (spec.engine_stamp() or "")
         monkeypatch.setitem(sys.modules, "fileless", types.ModuleType("fileless"))  # as `python -c`'s __main__
         Kind.__module__ = "fileless"
         register_mechanic(Kind)
-        assert spec._engine_stamp() is None
+        assert spec.engine_stamp() is None
     finally:
         unregister_mechanic(Kind)
         monkeypatch.delitem(sys.modules, "some_plugin")
-    assert spec._engine_stamp() == stamp
+    assert spec.engine_stamp() == stamp
 
 
 def probe_file() -> str:

@@ -231,17 +231,47 @@ class CaptureTable:
         return out
 
     def _remember(self, caps: list[Capture], where: dict[int, int]) -> Remembered:
-        """``caps`` as the memo keeps them (positions in class order, or takers), each one shared with every
-        entry that holds the same: most keys' answers repeat (one capture of the first position...), and a
-        learning memo holds a hundred thousand keys or more, which sharing keeps in less than half the memory."""
+        """``caps`` as the memo keeps them (positions in class order, or takers): :meth:`_share`."""
+        return self._share(_caps_at(caps, where))
+
+    def _share(self, positions: Sequence[tuple[int, ...]]) -> Remembered:
+        """Captures given by their positions as the memo keeps them (the positions, or takers), each one shared
+        with every entry that holds the same: most keys' answers repeat (one capture of the first position...),
+        and a learning memo holds a hundred thousand keys or more, which sharing keeps in less than half the
+        memory."""
         found: Remembered
-        if len(caps) < self.TAKERS_FROM:
+        if len(positions) < self.TAKERS_FROM:
             shared = self.positions
-            found = tuple([shared.setdefault(p, p) for p in _caps_at(caps, where)])
+            found = tuple([shared.setdefault(p, p) for p in positions])
         else:
             takers = self.takers
-            found = tuple([takers.get(p) or takers.setdefault(p, _taker(p)) for p in _caps_at(caps, where)])
+            found = tuple([takers.get(p) or takers.setdefault(p, _taker(p)) for p in positions])
         return self.answers.setdefault(found, found)
+
+    def export(self) -> dict[int, tuple[tuple[int, ...], ...]]:
+        """The memo as plain data: each key's captures as their positions (a taker's too). What
+        :mod:`piglia.memo_store` keeps between runs, and :meth:`absorb` learns back."""
+        positions_of = {id(take): positions for positions, take in self.takers.items()}
+        return {
+            key: tuple([c if type(c) is tuple else positions_of[id(c)] for c in found])
+            for key, found in self.memo.items()
+        }
+
+    def absorb(self, entries: dict[int, tuple[tuple[int, ...], ...]]) -> int:
+        """Learn the ``entries`` (as :meth:`export` gives them, checked by the caller) the memo does not hold,
+        up to its bound; returns how many. A memo switched off learns nothing: its tables are too varied."""
+        if not self.on:
+            return 0
+        memo = self.memo
+        room = self.MAX_ENTRIES - len(memo)
+        added = 0
+        for key, positions in entries.items():
+            if added >= room:
+                break
+            if key not in memo:
+                memo[key] = self._share(positions)
+                added += 1
+        return added
 
     def _guard_bits(self, card: int, table: Sequence[int]) -> int:
         """Which of the kinds' ``when`` conditions hold for ``card`` on ``table``, as bits (a condition is asked

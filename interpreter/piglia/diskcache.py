@@ -84,11 +84,13 @@ def load(kind: str, key: str) -> bytes | None:
     return payload
 
 
-def store(kind: str, key: str, payload: bytes) -> None:
+def store(kind: str, key: str, payload: bytes, *, limit: int | None = None) -> None:
     """Keep ``payload`` under (``kind``, ``key``); silently nothing when the cache cannot be written.
 
     The entry is written to a temporary file beside its place and renamed over it, so a reader sees the old
-    entry, no entry or the whole new one, never half of one, even with several processes writing at once."""
+    entry, no entry or the whole new one, never half of one, even with several processes writing at once.
+    ``limit``: the kind keeps at most this many entries, checked at every write (a kind of big, rarely written
+    entries); by default :data:`MAX_ENTRIES`, checked now and then."""
     import tempfile  # here, not at the top: only a miss writes, and most runs hit
 
     try:
@@ -105,7 +107,9 @@ def store(kind: str, key: str, payload: bytes) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        if key.startswith("00"):
+        if limit is not None:
+            prune(path.parent, limit)
+        elif key.startswith("00"):
             prune(path.parent)
     except (OSError, ValueError, RuntimeError):
         pass

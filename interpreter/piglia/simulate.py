@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, Protocol
 
-from piglia import interrupt
+from piglia import interrupt, memo_store
 from piglia.chance import randbelow
 from piglia.errors import PigliaError
 from piglia.events import RecordEvent
@@ -93,6 +93,7 @@ class Batch:
     start: int
     count: int
     record: bool
+    remember: bool = False  # a big run: the worker recalls the capture memo kept before, and keeps what it learns
 
 
 @dataclass
@@ -141,7 +142,10 @@ class _NoReporter:
 
 def run_batch(batch: Batch) -> BatchResult:
     """Play one batch of matches (in a worker process, a cluster task, or here)."""
-    game = Game(_variant_of(batch), batch.players)
+    variant = _variant_of(batch)
+    if batch.remember:
+        memo_store.recall(variant)  # once per worker process
+    game = Game(variant, batch.players)
     summary = Summary.empty(game, batch.seed)
     watcher = Watcher(summary, game)
     deals: list[int] = []
@@ -156,6 +160,9 @@ def run_batch(batch: Batch) -> BatchResult:
                 records.append(out.getvalue())
     except interrupt.Interrupted:  # a stop: give back the whole matches played (see _simulate_batches)
         return BatchResult(batch.start, summary, deals, records, interrupted=True)
+    if batch.remember:
+        # A worker does not know which batch is its last: it keeps its memo each time it has doubled
+        memo_store.keep(variant, growth=memo_store.GROWTH)
     return BatchResult(batch.start, summary, deals, records)
 
 
@@ -312,10 +319,18 @@ def simulate(
     if deals is None and matches is None:
         matches = 1
     game = Game(variant, players)
+    remember = memo_store.worth_recalling(deals, matches)
     with interrupt.StopOnSignals() as ctrl_c:
         if workers <= 1 and cluster is None:
-            return _simulate_here(game, deals, matches, seed, record, progress, ctrl_c)
-        return _simulate_batches(game, deals, matches, seed, record, progress, workers, cluster, batch_size, ctrl_c)
+            if remember:
+                memo_store.recall(variant)
+            summary = _simulate_here(game, deals, matches, seed, record, progress, ctrl_c)
+            if remember:
+                memo_store.keep(variant)
+            return summary
+        return _simulate_batches(
+            game, deals, matches, seed, record, progress, workers, cluster, batch_size, ctrl_c, remember
+        )
 
 
 def _progress_of(summary: Summary) -> int:
@@ -334,6 +349,7 @@ def _simulate_batches(
     cluster: str | None,
     batch_size: int | None,
     ctrl_c: interrupt.StopOnSignals,
+    remember: bool = False,
 ) -> Summary:
     variant = game.variant
     rules = json.dumps(dict(variant.rules))  # key order kept: it is the order of awards and bonuses
@@ -343,7 +359,7 @@ def _simulate_batches(
     window = max(workers, 2) * 3 if cluster is None else 64
 
     def batch(start: int, count: int) -> Batch:
-        return Batch(rules, variant.sha256, game.num_players, seed, start, count, record is not None)
+        return Batch(rules, variant.sha256, game.num_players, seed, start, count, record is not None, remember)
 
     def replay_from(start: int) -> Callable[[int], BatchResult]:
         return lambda count: run_batch(batch(start, count))

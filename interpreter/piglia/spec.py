@@ -40,7 +40,7 @@ from piglia.variant import Variant
 if TYPE_CHECKING:
     from piglia.yamlpos import Path, YamlDoc
 
-__all__ = ["builtin_names", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
+__all__ = ["builtin_names", "engine_stamp", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
 
 MAX_EXTENDS_DEPTH = 16
 
@@ -395,11 +395,12 @@ def _reader_stamp() -> str | None:
         return None
 
 
-def _engine_stamp() -> str | None:
+def engine_stamp() -> str | None:
     """The engine's code as it is now, for the sampled opening deals a remembered file skips (see the module's
-    text): every Python file of the piglia package, the DSL's grammar and the module of every mechanic registered
-    from elsewhere (a plugin), by size and time written, and the Python that runs them. None when that cannot be
-    told (a mechanic defined where no file holds it): then nothing is remembered."""
+    text) and the capture memo a simulation keeps (:mod:`piglia.memo_store`): every Python file of the piglia
+    package, the DSL's grammar and the module of every mechanic registered from elsewhere (a plugin), by size and
+    time written, and the Python that runs them. None when that cannot be told (a mechanic defined where no file
+    holds it): then nothing is remembered."""
     from piglia.mechanics.base import generation
 
     return _engine_files(generation())
@@ -440,7 +441,7 @@ def _remembered_key(path: FsPath) -> str | None:
     top = _stamp(path)
     reader = _reader_stamp()
     checked = check_context()
-    engine = _engine_stamp()
+    engine = engine_stamp()
     if top is None or reader is None or checked is None or engine is None:
         return None
     return diskcache.digest("rules loaded", *top, reader, checked, engine)
