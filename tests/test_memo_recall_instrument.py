@@ -16,10 +16,12 @@ def test_it_times_cold_and_recalled_runs_of_the_command(tmp_path: Path, monkeypa
     monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # it imports startup.run_once, as when run as a script
     memo_recall = load_benchmark("memo_recall")
     out = tmp_path / "figures.json"
-    assert memo_recall.main(["--variant", "escoba", "--deals", "200", "--rounds", "1", "--out", str(out)]) == 0
+    args = ["--variant", "escoba", "--deals", "200", "--rounds", "1", "--base", str(ROOT), "--out", str(out)]
+    assert memo_recall.main(args) == 0
     figures = json.loads(out.read_text())
     (row,) = figures["rows"]
     assert row["variant"] == "escoba" and row["cold"] > 0 and row["recalled"] > 0 and len(row["ratios"]) == 1
+    assert row["base"] > 0 and row["base_over_recalled"] > 0  # the base tree (here this one) timed beside them
 
 
 def test_statistics_that_differ_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:

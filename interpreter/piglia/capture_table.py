@@ -265,11 +265,13 @@ class CaptureTable:
         memo = self.memo
         room = self.MAX_ENTRIES - len(memo)
         added = 0
+        long = self.TAKERS_FROM
         for key, positions in entries.items():
             if added >= room:
                 break
             if key not in memo:
-                memo[key] = self._share(positions)
+                # a short answer is kept as given: entries read back by marshal share equal answers already
+                memo[key] = positions if len(positions) < long else self._share(positions)
                 added += 1
         return added
 
