@@ -9,6 +9,8 @@ import marshal
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import piglia
 from piglia import diskcache, memo_store
@@ -132,3 +134,28 @@ def test_the_memos_kept_are_bounded(cache: Path) -> None:
     for i in range(memo_store.KEPT + 3):
         diskcache.store(memo_store.KIND, diskcache.digest(str(i)), b"x", limit=memo_store.KEPT)
     assert len(kept(cache)) <= memo_store.KEPT
+
+
+# Any data a payload may hold: what marshal writes from numbers, strings, bytes, None, tuples, lists and dicts.
+payload_data = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.floats()
+    | st.integers(-(2**70), 2**70)
+    | st.text(max_size=3)
+    | st.binary(max_size=3),
+    lambda inner: st.tuples(inner, inner) | st.lists(inner, max_size=3) | st.dictionaries(st.integers(-3, 9), inner),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=payload_data, cut=st.integers(0, 64))
+def test_any_payload_is_a_memo_that_checks_or_none_never_an_error(data: object, cut: int) -> None:
+    payload = marshal.dumps(data)
+    for raw in (payload, payload[:cut]):  # and cut short
+        entries = memo_store._entries(raw, 40)
+        if entries is not None:  # then every answer is one a table of 40 cards could hold
+            for key, found in entries.items():
+                assert isinstance(key, int) and key >= 0 and isinstance(found, tuple)
+                assert all(isinstance(c, tuple) and c and all(0 <= p < 40 for p in c) for c in found)
