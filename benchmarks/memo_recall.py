@@ -133,8 +133,8 @@ def main(argv: list[str] | None = None) -> int:
         sizes = sorted(p.stat().st_size for p in memo_folder.glob("*.entry")) if memo_folder.exists() else []
         print(f"memos kept: {len(sizes)}, the biggest {max(sizes, default=0) / 1e6:.2f} MB")
         if args.out:
-            base = str(args.base) if args.base else None
-            setup = {"deals": args.deals, "rounds": args.rounds, "workers": args.workers, "base": base}
+            tree = str(args.base) if args.base else None
+            setup = {"deals": args.deals, "rounds": args.rounds, "workers": args.workers, "base": tree}
             args.out.write_text(json.dumps({**setup, "rows": rows}, indent=1) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -7,6 +7,7 @@ import io
 import json
 import marshal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -151,7 +152,7 @@ payload_data = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(data=payload_data, cut=st.integers(0, 64))
-def test_any_payload_is_a_memo_that_checks_or_none_never_an_error(data: object, cut: int) -> None:
+def test_any_payload_is_a_memo_that_checks_or_none_never_an_error(data: Any, cut: int) -> None:
     payload = marshal.dumps(data)
     for raw in (payload, payload[:cut]):  # and cut short
         entries = memo_store._entries(raw, 40)
