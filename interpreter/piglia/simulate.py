@@ -161,7 +161,7 @@ def run_batch(batch: Batch) -> BatchResult:
     except interrupt.Interrupted:  # a stop: give back the whole matches played (see _simulate_batches)
         return BatchResult(batch.start, summary, deals, records, interrupted=True)
     if batch.remember:
-        # A worker does not know which batch is its last: it keeps its memo each time it has doubled
+        # A worker does not know which batch is its last: it keeps its memo whenever it has learnt enough since
         memo_store.keep(variant, growth=memo_store.GROWTH)
     return BatchResult(batch.start, summary, deals, records)
 
