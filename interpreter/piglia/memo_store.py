@@ -14,7 +14,7 @@ The memo is kept in the disk cache (:mod:`piglia.diskcache`: ``PIGLIA_NO_CACHE=1
 variant's rules and the engine's code (:func:`piglia.spec.engine_stamp`): changed rules or another engine are
 another key, never a stale answer. A kept memo is checked whole when it is read (an answer no table of its key
 could hold would fail a move); one that does not pass is ignored. At most :data:`KEPT` memos are kept, the oldest
-written going first; the biggest built-in one is about 2 MB.
+written going first; the biggest built-in one, Escoba's at the memo's bound, is 3.5 MB.
 """
 
 from __future__ import annotations
