@@ -261,7 +261,9 @@ def register(sub: Any) -> None:
         "player's advantage, the shape of deals and matches. With --deals N, matches are played until at least N "
         "deals are done (a match that ends before any deal counts as one). Ctrl-C (or SIGTERM) stops the run within "
         "a second and prints the statistics of what finished; the record then holds the whole matches finished "
-        "(it is written to a temporary file beside FILE and renamed at the end: see docs/records.md).",
+        "(it is written to a temporary file beside FILE and renamed at the end: see docs/records.md). A run of 200 "
+        "deals or more starts from what earlier runs of the same rules learnt of their captures, kept in piglia's "
+        "cache folder (PIGLIA_NO_CACHE=1 turns it off): only the speed changes, never the games.",
         epilog="examples:\n  piglia simulate my-game.yaml --deals 1000 --seed 1\n"
         "  piglia simulate my-game.yaml --deals 1000000 --workers 2\n"
         "  piglia simulate my-game.yaml --matches 500 --record games.jsonl\n"
