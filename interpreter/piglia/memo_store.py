@@ -1,20 +1,20 @@
 """The capture table's memo kept between simulations: a run starts from what earlier runs of its rules learnt.
 
 A variant's capture table (:mod:`piglia.capture_table`) learns the captures of each table key as random play meets
-it. In the sum-to-15 games it learns for thousands of deals, and a run is slower until it has: Escoba's first
-5,800 deals run 1.5 times slower than the same deals played once the memo has learnt (docs/performance.md, issue
-12's nineteenth pass). So a simulation of at least :data:`RECALL_FROM_DEALS` deals (or
-:data:`RECALL_FROM_MATCHES` matches) recalls the memo an earlier run kept for the same rules and the same engine
-code, and keeps what it has learnt for the next one. Only the speed changes: an answer is the same whether it was
-learnt now or recalled (``tests/test_capture_table.py`` checks the memo's answers against the plain search), so
-records and statistics are identical (``tests/test_memo_store.py``). Small runs neither read nor write it, so that
-``piglia simulate --deals 1`` starts as fast as before.
+it. Where captures are sums over big tables it learns for thousands of deals, and a run is slower until it has:
+up to 1.5 times, over a run's first few thousand deals (docs/performance.md, issue 12's nineteenth pass). So a
+simulation of at least :data:`RECALL_FROM_DEALS` deals (or :data:`RECALL_FROM_MATCHES` matches) recalls the memo an
+earlier run kept for the same rules and the same engine code, and keeps what it has learnt for the next one. Only
+the speed changes: an answer is the same whether it was learnt now or recalled (``tests/test_capture_table.py``
+checks the memo's answers against the plain search), so records and statistics are identical
+(``tests/test_memo_store.py``). Small runs neither read nor write it, so that ``piglia simulate --deals 1`` starts
+as fast as before.
 
 The memo is kept in the disk cache (:mod:`piglia.diskcache`: ``PIGLIA_NO_CACHE=1`` turns it off), keyed by the
 variant's rules and the engine's code (:func:`piglia.spec.engine_stamp`): changed rules or another engine are
 another key, never a stale answer. A kept memo is checked whole when it is read (an answer no table of its key
 could hold would fail a move); one that does not pass is ignored. At most :data:`KEPT` memos are kept, the oldest
-written going first; the biggest built-in one, Escoba's at the memo's bound, is 3.5 MB.
+written going first; a memo at its bound (``CaptureTable.MAX_ENTRIES`` keys) is about 3.5 MB.
 """
 
 from __future__ import annotations
