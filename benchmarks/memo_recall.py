@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -26,6 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from startup import environment as startup_environment
 from startup import run_once
 
 HERE = Path(__file__).resolve().parent
@@ -33,10 +33,9 @@ ROOT = HERE.parent
 
 
 def environment(cache: Path, tree: Path = ROOT) -> dict[str, str]:
-    """The child's environment: ``tree``'s interpreter first on the path, its own cache folder."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(tree / "interpreter"), *filter(None, [env.get("PYTHONPATH")])])
-    env["PIGLIA_CACHE_DIR"] = str(cache)
+    """The child's environment as startup.py makes it (``tree`` first on the path, its own cache folder), with
+    the cache on: the memo is kept there."""
+    env = startup_environment(tree, cache, bytecode=True)
     env.pop("PIGLIA_NO_CACHE", None)
     return env
 
