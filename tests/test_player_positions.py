@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
 import piglia
 from conftest import endgames, minimax_to_deal_end
+from piglia.errors import PigliaError
 from piglia.players import make_player
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -227,6 +229,73 @@ def test_endgame_solver_avoids_points_in_misere() -> None:
         differ += any(brute_force(state.apply(m), team, -1) != pytest.approx(best) for m in state.legal_moves())
         checked += 1
     assert checked >= 20 and differ >= 5  # enough positions where a wrong choice would be caught
+
+
+def test_endgame_solver_stops_at_its_budget_of_positions(scopa: Variant) -> None:
+    """A budget of positions bounds a solve: with as many as the solve visits it gives the exact value, with
+    one fewer it stops (``Unsolved``), the same on any machine (positions are counted, not timed)."""
+    from piglia.players.ismcts import Budget, Unsolved, solve_endgame
+
+    game = Game(scopa)
+    checked = 0
+    for _seed, state in endgames(game, random.Random(3), seeds=12):
+        team = game.players.team_of[state.to_move]
+        exact = solve_endgame(state.clone(), team)
+        counted = Budget(10**9)
+        assert solve_endgame(state.clone(), team, budget=counted) == exact
+        visited = 10**9 - int(counted.left)
+        assert visited > 1
+        assert solve_endgame(state.clone(), team, budget=Budget(visited)) == exact
+        with pytest.raises(Unsolved):
+            solve_endgame(state.clone(), team, budget=Budget(visited - 1))
+        checked += 1
+    assert checked >= 5
+
+
+MISERE_OPTIONAL = """\
+name: misere-optional
+extends: scopa-a-perdere
+capture:
+  mandatory: false
+"""
+
+
+def test_a_deal_end_too_big_to_solve_is_left_to_the_playouts(tmp_path: Path) -> None:
+    """Where every point is bad and capturing is optional (SP1.1 with S2.2's capture made optional), nobody
+    wants to capture, and the table grows to thirty cards and more. The end of such a deal has tens of
+    thousands of lines per move: past its budget of positions (``nodes``), ismcts stops solving and lets its
+    playouts decide, rather than search for minutes; within the budget it solves, as everywhere else."""
+    path = tmp_path / "misere-optional.yaml"
+    path.write_text(MISERE_OPTIONAL)
+    variant = piglia.load_variant(str(path))
+    ids = [c.id for c in variant.deck.cards]
+    hands = [["7d", "5c", "3s"], ["6d", "4c", "2s"]]
+    rest = [c for c in ids if c not in {c for h in hands for c in h}]
+    state = Game(variant).position(
+        hands=hands, table=rest[:30], piles=[rest[30:32], rest[32:]], to_move=0, last_capturer=0
+    )
+    moves = state.legal_moves()
+    small = make_player("ismcts:nodes=2000:iterations=30:seconds=0", 1)
+    move = small.choose(state.view(0), moves)
+    assert move in moves
+    assert small.last_root is not None  # type: ignore[attr-defined]  # searched by playouts, not solved
+    assert small.last_iterations == 30  # type: ignore[attr-defined]
+    # the same position with one card in each hand is within any budget: solved
+    one = Game(variant).position(
+        hands=[["7d"], ["6d"]],
+        table=rest[:30],
+        piles=[rest[30:32], [*rest[32:], "5c", "3s", "4c", "2s"]],
+        to_move=0,
+        last_capturer=0,
+    )
+    solver = make_player("ismcts:nodes=2000:seconds=0", 1)
+    solver.choose(one.view(0), one.legal_moves())
+    assert solver.last_root is None  # type: ignore[attr-defined]
+
+
+def test_the_solver_budget_option_is_checked() -> None:
+    with pytest.raises(PigliaError, match="nodes=-1"):
+        make_player("ismcts:nodes=-1")
 
 
 def test_endgame_samples_the_hidden_hands_unless_one_hand_holds_them(scopa: Variant) -> None:

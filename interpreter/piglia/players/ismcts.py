@@ -28,7 +28,8 @@ each team still holds, as a gain over the same score of the position searched, f
 Once the stock is empty and at most ``endgame`` cards are left in the hands, the rest of the deal is solved
 by alpha-beta on the exact deal points (awards included): once, when every hidden card is known (the last
 hand of a two-player game, the stock being empty: the other hand is what this seat has not seen), else on
-``samples`` deals of the hidden cards, averaging each move's value (determinized search).
+``samples`` deals of the hidden cards, averaging each move's value (determinized search). A decision's solves
+visit at most ``nodes`` positions (:class:`Budget`); past that, the playouts decide.
 
 With ``goal=match`` the search plays for the match instead of the deal's points: a finished deal (in the
 playouts and in the endgame solver) and a playout's estimate of the deal's points are worth the team's chance
@@ -82,6 +83,12 @@ DEFAULT_TREE = 1  # plies of tree: below the root, replies come from the playout
 DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
+# Most positions the endgame solver visits in one decision (all samples and moves together): beyond it, the
+# playouts decide. The built-in games' solves visit at most about 12,000 (Cassino's builds; Cicera's four hands of
+# two cards 6,600, Scopa's a few hundred), but a rule file whose tables grow to thirty cards with optional capture
+# (a misere game where nobody wants to capture) gives each position hundreds of captures to search, and the solve
+# would run for hours.
+DEFAULT_NODES = 100_000
 DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a move to greedy's choice
 DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (players/inference.py): 0 reads nothing
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
@@ -116,13 +123,42 @@ class Node:
 Leaf = Callable[[State, int], float]  # the value to a team of a position whose deal is over
 
 
+class Unsolved(Exception):
+    """The endgame solver reached its :class:`Budget` before the end of its search."""
+
+
+class Budget:
+    """How many more positions an endgame solve may visit, and the time by which it must stop (``math.inf``:
+    none). Counting positions makes the limit the same on every machine; the deadline is only a safety net."""
+
+    __slots__ = ("deadline", "left")
+
+    def __init__(self, positions: float, deadline: float = math.inf) -> None:
+        self.left = positions
+        self.deadline = deadline
+
+    def spend(self) -> None:
+        """Count one position; raise :class:`Unsolved` once none is left or the deadline has passed."""
+        self.left -= 1
+        if self.left < 0 or (self.deadline != math.inf and time.perf_counter() > self.deadline):
+            raise Unsolved
+
+
 def solve_endgame(
-    state: State, team: int, alpha: float = -math.inf, beta: float = math.inf, leaf: Leaf | None = None
+    state: State,
+    team: int,
+    alpha: float = -math.inf,
+    beta: float = math.inf,
+    leaf: Leaf | None = None,
+    budget: Budget | None = None,
 ) -> float:
     """The exact value to ``team`` of the rest of the deal of ``state``, every hand known: alpha-beta,
     ``team``'s seats maximising, the others minimising. A finished deal is worth ``leaf(state, team)``; by
     default its points as :func:`team_score` (negated when fewer points are better: a misere match); with
-    ``goal=match`` the team's chance of winning the match from the totals it leaves (:meth:`_match_leaf`)."""
+    ``goal=match`` the team's chance of winning the match from the totals it leaves (:meth:`_match_leaf`).
+    With a ``budget``, each position visited spends one, and :class:`Unsolved` is raised when it runs out."""
+    if budget is not None:
+        budget.spend()
     if deal_over(state):
         if leaf is not None:
             return leaf(state, team)
@@ -135,7 +171,7 @@ def solve_endgame(
     for m in moves:
         child = state.clone()
         play(child, m)
-        value = solve_endgame(child, team, alpha, beta, leaf)
+        value = solve_endgame(child, team, alpha, beta, leaf, budget)
         if maximising:
             best = max(best, value)
             alpha = max(alpha, value)
@@ -189,6 +225,7 @@ class IsmctsPlayer:
         margin: float = DEFAULT_MARGIN,
         threat: int = THREAT_HAND,
         expect: int = DEFAULT_EXPECT,
+        nodes: int = DEFAULT_NODES,
     ) -> None:
         _check_options(
             iterations=(iterations, 1, math.inf, True),
@@ -205,6 +242,7 @@ class IsmctsPlayer:
             margin=(margin, 0, math.inf, False),
             threat=(threat, 0, math.inf, True),
             expect=(expect, 0, 1, True),
+            nodes=(nodes, 0, math.inf, True),
         )
         if goal not in GOALS:
             raise PigliaError(f"ismcts option goal={goal!r}: expected one of {', '.join(GOALS)}")
@@ -220,6 +258,7 @@ class IsmctsPlayer:
         self.prior = prior
         self.endgame = endgame
         self.samples = samples
+        self.nodes = nodes
         self.risk = risk
         self.paired = bool(paired)
         self.confidence = confidence
@@ -296,11 +335,13 @@ class IsmctsPlayer:
             self._equity = match_equity(game)  # made once per process and variant, its chances kept with it
             self._totals = view.totals
             self._deal = view.deal
-        if view.stock_size == 0 and 0 < sum(view.hand_sizes) <= self.endgame:
-            values = self._endgame(view, raw, weights)
-            self.last_values = values
-            return values
         deadline = time.perf_counter() + self.seconds if self.seconds > 0 else math.inf
+        if view.stock_size == 0 and 0 < sum(view.hand_sizes) <= self.endgame:
+            solved = self._endgame(view, raw, weights, Budget(self.nodes or math.inf, deadline))
+            if solved is not None:
+                self.last_values = solved
+                return solved
+            # too big to solve within the budget (huge tables): the playouts decide, as before the deal's end
         # the reward's scale: a deal's points are about the sum of the weights; explore on that scale (a chance
         # of winning the match moves by at most 1)
         scale = max(sum(abs(w) for w in weights) / 2, 1.0) if self._equity is None else 0.5
@@ -378,7 +419,11 @@ class IsmctsPlayer:
         deal.factors = self.reader.factors(view, game_of(view), position, weights)
         return deal
 
-    def _endgame(self, view: SeatView, raw: Sequence[RawMove], weights: Sequence[float]) -> dict[RawMove, float]:
+    def _endgame(
+        self, view: SeatView, raw: Sequence[RawMove], weights: Sequence[float], budget: Budget
+    ) -> dict[RawMove, float] | None:
+        """Each move's value solved exactly (averaged over sampled deals when the hidden cards are not all
+        known); None when the solves would visit more positions than ``budget`` allows."""
         # every hidden card is known when they are all in one other hand (the stock empty): with two or more
         # hands holding them, which hand holds which is still hidden, so deals of them are sampled
         others = [s for i, s in enumerate(view.hand_sizes) if i != view.seat and s]
@@ -403,7 +448,10 @@ class IsmctsPlayer:
             for m in raw:
                 child = state.clone()
                 play(child, m)
-                totals[m] += solve_endgame(child, view.team, leaf=leaf) - base
+                try:
+                    totals[m] += solve_endgame(child, view.team, leaf=leaf, budget=budget) - base
+                except Unsolved:
+                    return None
         self.last_iterations = samples
         self.last_root = None
         return {m: v / samples for m, v in totals.items()}
