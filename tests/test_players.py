@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ import piglia
 from conftest import hide_differently, position
 from piglia.chance import Phase
 from piglia.players import Player, RandomPlayer, make_player
-from piglia.players.greedy import GreedyPlayer, expected_max
+from piglia.players.greedy import GreedyPlayer, best_values, expected_max, move_value
 from piglia.players.ismcts import IsmctsPlayer, _order_chances
 from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, State
@@ -104,6 +105,56 @@ def test_greedy_does_not_leave_a_sweep(scopa: Variant) -> None:
     moves = state.legal_moves()
     assert {str(m) for m in moves} == {"3b", "Rb"}
     assert str(GreedyPlayer().choose(state.view(0), moves)) == "Rb"
+
+
+ADJACENT_PARTNERS = """\
+name: adjacent-partners
+extends: scopone
+players: {count: 4, teams: [[0, 1], [2, 3]]}
+"""
+
+
+@pytest.mark.parametrize("name", ["scopa", "cicera", "escoba", "cassino", "tablanette", "scopone", "adjacent"])
+def test_greedy_values_only_the_moves_that_can_be_best(name: str, tmp_path: Path) -> None:
+    """best_values leaves out moves whose worth now is below the best values found (a reply by an opponent only
+    lowers a move's value), and values every move where the next player is a partner: the ``count`` best by value,
+    ties to the first, are those of valuing every move, each value the same float."""
+    if name == "adjacent":
+        path = tmp_path / "adjacent-partners.yaml"
+        path.write_text(ADJACENT_PARTNERS)
+        name = str(path)
+    game = Game(piglia.load_variant(name))
+    weights = card_weights(game)
+    rng = random.Random(7)
+    team_of = game.players.team_of
+    checked = skipped = partners = 0
+    for seed in range(6):
+        state = game.new_match(seed, log=False)
+        while not state.over and checked < 60:
+            moves = state.raw_moves()
+            if len(moves) > 2:
+                view = state.view(state.to_move)
+                guess = determinize(view, random.Random(seed))
+                unseen = sorted(c.index for c in view.unseen)
+                every = [move_value(guess, m, unseen, weights) for m in moves]
+                last = not state.stock and sum(map(len, state.hands)) == 1  # the deal's end: no reply
+                partner = not last and team_of[(state.to_move + 1) % game.num_players] == team_of[state.to_move]
+                for count in (1, 3):
+                    some = best_values(guess, moves, unseen, weights, count)
+                    assert all(some[i] == every[i] for i in some)
+                    top = sorted(range(len(moves)), key=lambda i: (-every[i], i))[:count]
+                    assert sorted(some, key=lambda i: (-some[i], i))[:count] == top
+                    if partner:  # the next player is a partner: every move is valued
+                        assert len(some) == len(moves)
+                    skipped += len(moves) - len(some)
+                checked += 1
+                partners += partner
+            state.push_raw(moves[rng.randrange(len(moves))])
+    assert checked >= 20
+    if name.endswith("adjacent-partners.yaml"):
+        assert partners >= 5
+    if name in ("cicera", "escoba"):
+        assert skipped > 0  # the bound leaves moves out where hands are big
 
 
 def test_ismcts_respects_its_budget(scopa: Variant) -> None:

@@ -9,6 +9,7 @@ is valued exactly: the deal's points, awards included.
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Sequence
 from math import comb
@@ -25,9 +26,10 @@ from piglia.players.knowledge import (
 )
 from piglia.state import RawMove, SeatView, State
 
-__all__ = ["GreedyPlayer", "best_of_hand", "chance_any", "expected_max", "move_estimate", "move_value"]
+__all__ = ["GreedyPlayer", "best_of_hand", "best_values", "chance_any", "expected_max", "move_estimate", "move_value"]
 
 DISCARD_CAUTION = 0.1  # a card left on the table may be taken later too: a small share of its weight
+KEEP_AFTER = 256  # best_values keeps the position after each move up to this many moves
 
 
 def best_of_hand(n: int, hand: int) -> tuple[list[int], int]:
@@ -142,14 +144,64 @@ def move_estimate(state: State, raw: RawMove, unseen: Sequence[int], weights: Se
     holds a card that scores a bonus on the table this move leaves (from the cards the seat has not seen)."""
     team = state.game.players.team_of[state.to_move]
     value, after = immediate(state, raw, weights)
+    return _with_reply(team, value, after, unseen, weights)
+
+
+def _with_reply(
+    team: int, value: float, after: State, unseen: Sequence[int], weights: Sequence[float]
+) -> tuple[float, float]:
+    """:func:`move_estimate` of a move worth ``value`` now that leaves ``after`` (the mover's ``team``)."""
     refill_hands(after)
     values, bonuses, hand = replies(after, unseen, weights)
     reply = expected_max(values, hand)
     if hand == 0:
         return value, 0.0
-    if state.game.players.team_of[after.to_move] == team:
+    if after.game.players.team_of[after.to_move] == team:
         return value + reply, 0.0
     return value - reply, chance_any(bonuses, len(unseen), hand)
+
+
+def best_values(
+    state: State, raws: Sequence[RawMove], unseen: Sequence[int], weights: Sequence[float], count: int
+) -> dict[int, float]:
+    """The greedy values (:func:`move_value`) of the moves ``raws`` that may be among the ``count`` best, by
+    position in ``raws``: the ``count`` best by value, ties to the first, are the same as over every move's value.
+
+    Valuing a move's replies lists every capture of every unseen card on the table it leaves, which on a big table
+    of small cards (thousands of moves) takes seconds. A move is worth at most what it is worth now when the next
+    player is an opponent (each card's best reply is worth at least nothing, and it is subtracted), so the moves
+    are valued in the order of their worth now, and once ``count`` of them are worth at least as much as the next
+    one's worth now, no move left can enter the best. Where a move leaves a partner to play, whose reply adds to
+    its worth, every move is valued."""
+    team_of = state.game.players.team_of
+    team = team_of[state.to_move]
+    if count >= len(raws):
+        return {i: move_value(state, raw, unseen, weights) for i, raw in enumerate(raws)}
+    now: list[float] = []
+    # the positions after each move, kept for its valuation where there are few (thousands of moves would hold
+    # thousands of positions: those are played again when valued)
+    kept: list[State] | None = [] if len(raws) <= KEEP_AFTER else None
+    bounded = True
+    for raw in raws:
+        value, after = immediate(state, raw, weights)
+        now.append(value)
+        if kept is not None:
+            kept.append(after)
+        # a partner's reply would add to the move's worth; a finished deal has no reply
+        bounded = bounded and (deal_over(after) or team_of[after.to_move] != team)
+    order = sorted(range(len(raws)), key=lambda i: (-now[i], i)) if bounded else range(len(raws))
+    values: dict[int, float] = {}
+    best: list[float] = []  # the ``count`` highest values so far: a min-heap
+    for i in order:
+        if bounded and len(best) >= count and now[i] < best[0]:
+            break
+        after = kept[i] if kept is not None else immediate(state, raws[i], weights)[1]
+        value = values[i] = _with_reply(team, now[i], after, unseen, weights)[0]
+        if len(best) < count:
+            heapq.heappush(best, value)
+        elif value > best[0]:
+            heapq.heapreplace(best, value)
+    return values
 
 
 class GreedyPlayer:
@@ -167,11 +219,5 @@ class GreedyPlayer:
         weights = card_weights(game)
         state = determinize(view, self.rng)
         unseen = sorted(c.index for c in view.unseen)
-        best = max(
-            range(len(moves)),
-            key=lambda i: (
-                move_value(state, moves[i].raw, unseen, weights),
-                -i,
-            ),
-        )
-        return moves[best]
+        values = best_values(state, [m.raw for m in moves], unseen, weights, 1)
+        return moves[max(values, key=lambda i: (values[i], -i))]

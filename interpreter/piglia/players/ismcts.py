@@ -58,7 +58,7 @@ from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.equity import MatchEquity, match_equity
-from piglia.players.greedy import best_of_hand, move_value
+from piglia.players.greedy import best_of_hand, best_values
 from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.knowledge import (
     Determinizer,
@@ -359,7 +359,10 @@ class IsmctsPlayer:
         if self.prior > 0 or 0 < self.width < len(raw):
             guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
-            greedy = {m: move_value(guess, m, unseen, weights) for m in raw}
+            # only the moves that may be among the width greedy ranks best need a value, where the root keeps those
+            wanted = self.width if 0 < self.width < len(raw) else len(raw)
+            valued = best_values(guess, raw, unseen, weights, wanted)
+            greedy = {raw[i]: valued[i] for i in sorted(valued)}  # in raw's order: ties go to the first
             if self._equity is not None and self.prior > 0:
                 # greedy's values are points: the prior is the chance of winning they add to the guessed deal's
                 # estimate (the rewards' unit), as if the seat's team scored them
@@ -374,11 +377,11 @@ class IsmctsPlayer:
                 greedy_prior = {m: gained(v) for m, v in greedy.items()}
             else:
                 greedy_prior = greedy
-            self._anchor = max(raw, key=lambda m: greedy[m])
+            self._anchor = max(greedy, key=lambda m: greedy[m])
             if 0 < self.width < len(raw):
                 # progressive pruning at the root: many-card hands give too many moves for the budget, so the
                 # search spends it on the moves the one-ply valuation ranks best
-                candidates = set(sorted(raw, key=lambda m: -greedy[m])[: self.width])
+                candidates = set(sorted(greedy, key=lambda m: -greedy[m])[: self.width])
             if self.prior > 0:
                 for m in raw:
                     if candidates is None or m in candidates:
