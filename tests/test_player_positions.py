@@ -293,6 +293,20 @@ def test_a_deal_end_too_big_to_solve_is_left_to_the_playouts(tmp_path: Path) -> 
     assert solver.last_root is None  # type: ignore[attr-defined]
 
 
+def test_the_default_budget_stops_a_solve_of_millions_of_positions(tmp_path: Path) -> None:
+    """The same rules, every other card on the table (34): a full solve of this deal's end visits more than three
+    million positions (minutes of search). With the default budget (100,000 positions) the playouts decide."""
+    path = tmp_path / "misere-optional.yaml"
+    path.write_text(MISERE_OPTIONAL)
+    variant = piglia.load_variant(str(path))
+    hands = [["3c", "6b", "6d"], ["6c", "Ac", "Rc"]]
+    table = [c.id for c in variant.deck.cards if c.id not in {c for h in hands for c in h}]
+    state = Game(variant).position(hands=hands, table=table, to_move=0, last_capturer=0)
+    player = make_player("ismcts:iterations=10:seconds=0", 1)
+    assert player.choose(state.view(0), state.legal_moves()) in state.legal_moves()
+    assert player.last_root is not None  # type: ignore[attr-defined]  # left to the playouts
+
+
 def test_the_solver_budget_option_is_checked() -> None:
     with pytest.raises(PigliaError, match="nodes=-1"):
         make_player("ismcts:nodes=-1")
