@@ -1,0 +1,120 @@
+"""How long the AI players take on positions far bigger than a built-in game's: one decision each, CPU seconds.
+
+Two positions a valid rule file can reach:
+
+- ``table30``: classic Scopa with a 30-card table of small values (every card of value 1-7 and two fanti; the
+  hand holds re, cavallo and fante; the stock not empty): 2,676 legal moves, each with replies to value;
+- ``misere34``: Scopa a perdere with optional capture, where nobody wants to capture and tables grow: every
+  other card on the table (34), three in each hand (3, 6, 6 of three suits against 6, asso, re), the stock
+  empty, so ismcts solves the deal's end: a full solve visits more than 3 million positions.
+
+A decision still going after ``--limit`` seconds of CPU (default 300) is stopped and shown as ``> LIMIT s``.
+
+Each player decides once per position, in a fresh process per source tree (``--tree``, its ``interpreter/``
+first on the path), the trees taking turns for ``--rounds`` rounds; the figure is the median CPU time of the
+decision (the card weights are computed before the clock starts)::
+
+    python benchmarks/big_positions.py                                        # this tree
+    python benchmarks/big_positions.py --tree /tmp/before --tree . --rounds 3 # two trees in turn
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PLAYERS = ["greedy", "ismcts", "ismcts:seconds=0"]
+MISERE_OPTIONAL = "name: misere-optional\nextends: scopa-a-perdere\ncapture:\n  mandatory: false\n"
+
+
+def child(limit: float) -> dict[str, float]:
+    """One decision of each player on each position, in this process: CPU seconds by ``position/player``
+    (``math.inf`` for a decision stopped after ``limit`` seconds)."""
+    signal.signal(signal.SIGPROF, _stop)
+    import piglia
+    from piglia.players import make_player
+    from piglia.players.knowledge import card_weights
+    from piglia.state import Game
+
+    scopa = Game(piglia.load_variant("scopa"))
+    small = [f"{r}{s}" for s in "dcsb" for r in "A234567"] + ["Fc", "Fs"]
+    table30 = scopa.position(
+        hands=[["Rd", "Cd", "Fd"], ["Rc", "Cc", "Fb"]], table=small, stock=["Rs", "Rb", "Cs", "Cb"], dealer=1
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "misere-optional.yaml"
+        path.write_text(MISERE_OPTIONAL)
+        misere = Game(piglia.load_variant(str(path)))
+    ids = [c.id for c in misere.variant.deck.cards]
+    hands = [["3c", "6b", "6d"], ["6c", "Ac", "Rc"]]
+    rest = [c for c in ids if c not in {c for h in hands for c in h}]
+    misere34 = misere.position(hands=hands, table=rest, to_move=0, last_capturer=0)
+    out: dict[str, float] = {}
+    for label, state in (("table30", table30), ("misere34", misere34)):
+        card_weights(state.game)  # computed once per variant and process: not part of a decision
+        moves = state.legal_moves()
+        for name in PLAYERS:
+            player = make_player(name, 1)
+            start = time.process_time()
+            signal.setitimer(signal.ITIMER_PROF, limit)  # CPU time: the machine's load does not bring it sooner
+            try:
+                player.choose(state.view(state.to_move), moves)
+                out[f"{label}/{name}"] = time.process_time() - start
+            except _Stopped:
+                out[f"{label}/{name}"] = math.inf
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+    return out
+
+
+class _Stopped(Exception):
+    """A decision ran past the limit."""
+
+
+def _stop(_signum: int, _frame: object) -> None:
+    raise _Stopped
+
+
+def _seconds(value: float, limit: float) -> str:
+    return f"> {limit:g} s" if math.isinf(value) else f"{value:.2f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tree", action="append", type=Path, help="a source tree (default: this one); repeat to compare")
+    p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--limit", type=float, default=300.0, help="CPU seconds after which a decision is stopped")
+    p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.child:
+        print(json.dumps(child(args.limit)))
+        return 0
+    trees = args.tree or [Path(__file__).resolve().parent.parent]
+    runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
+    for r in range(args.rounds):
+        for tree in trees if r % 2 == 0 else trees[::-1]:
+            env = {**os.environ, "PYTHONPATH": str(tree.resolve() / "interpreter"), "PIGLIA_NO_CACHE": "1"}
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--limit", str(args.limit)]
+            runs[tree].append(
+                json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout)
+            )
+    keys = list(runs[trees[0]][0])
+    print("| position / player | " + " | ".join(str(t) for t in trees) + " |")
+    print("|---|" + "---|" * len(trees))
+    for key in keys:
+        cells = [_seconds(statistics.median(run[key] for run in runs[t]), args.limit) for t in trees]
+        print(f"| {key} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
