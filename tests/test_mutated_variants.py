@@ -80,9 +80,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, list[str], dict[str, Any]]:
             if new == "empty":
                 new = type(value)()
         if new is None:
-            if isinstance(parent, list) and len(parent) > 1:
-                parent.pop(path[-1])
-            elif isinstance(parent, dict):
+            if isinstance(parent, dict) or len(parent) > 1:  # a list keeps its last item
                 parent.pop(path[-1])
         else:
             parent[path[-1]] = new
