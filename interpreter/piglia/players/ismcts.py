@@ -84,10 +84,10 @@ DEFAULT_PRIOR = 40  # virtual visits given to greedy's value of each root move
 DEFAULT_ENDGAME = 8  # solve exactly once the stock is empty and at most this many cards are in the hands
 DEFAULT_SAMPLES = 12  # deals of the hidden cards the endgame is solved on when they are not all known
 # Most positions the endgame solver visits in one decision (all samples and moves together): beyond it, the
-# playouts decide. The built-in games' solves visit at most about 12,000 (Cassino's builds; Cicera's four hands of
-# two cards 6,600, Scopa's a few hundred), but a rule file whose tables grow to thirty cards with optional capture
-# (a misere game where nobody wants to capture) gives each position hundreds of captures to search, and the solve
-# would run for hours.
+# playouts decide. The built-in games' solves visit at most about 12,000 (builds the most; four hands of two cards
+# about 9,000, two hands of three a few hundred: benchmarks/endgame_nodes.py), but a rule file whose tables grow to
+# thirty cards with optional capture (where fewer points win, nobody wants to capture) gives each position hundreds
+# of captures to search, and the solve would run for minutes or hours.
 DEFAULT_NODES = 100_000
 DEFAULT_CONFIDENCE = 0.0  # standard errors by which the playouts must prefer a move to greedy's choice
 DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (players/inference.py): 0 reads nothing
