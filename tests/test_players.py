@@ -64,6 +64,43 @@ def test_determinization_keeps_what_the_seat_knows(scopa: Variant) -> None:
         assert guess.view(seat) == view
 
 
+BUILDS_AND_DECLARATIONS = """\
+name: cassino-declared
+extends: cassino
+declarations:
+  hands:
+    low_hand: {points: 3, when: sum(hand) <= 9}
+"""
+
+
+def test_a_build_owner_whose_hand_is_shown_is_owed_no_other_card(tmp_path: Path) -> None:
+    """CA2.1: a build's owner holds a card of its value, so a player imagining the hidden hands deals it one. CI1.2:
+    a declared hand is shown. When the shown hand already holds such a card, no other is owed: the imagined hand
+    is the shown one, of its size (a fuzzed file mixing Cassino's builds with declarations stopped every ismcts
+    decision of such a position with "the hidden cards do not have the hand and stock sizes the view shows")."""
+    import dataclasses
+
+    path = tmp_path / "cassino-declared.yaml"
+    path.write_text(BUILDS_AND_DECLARATIONS)
+    variant = piglia.load_variant(str(path))
+    deck = variant.deck
+    state = Game(variant).position(
+        hands=[["8d", "10h", "8c"], ["Qd", "6c", "Jc"]],
+        table=["2d", "9s"],
+        builds=[(["Ah", "5c"], 6, 1, False)],
+        stock=["3h", "4h", "5h", "7h"],
+        to_move=0,
+    )
+    shown = tuple(deck.parse_card(c) for c in ["Qd", "6c", "Jc"])
+    view = dataclasses.replace(state.view(0), shown=((), shown))
+    for seed in range(20):
+        guess = determinize(view, random.Random(seed))
+        assert sorted(guess.hands[1]) == sorted(c.index for c in shown)
+        assert [len(h) for h in guess.hands] == [3, 3] and len(guess.stock) == 4
+    move = make_player("ismcts:iterations=20:seconds=0", 1).choose(view, state.legal_moves())
+    assert move in state.legal_moves()
+
+
 def test_expected_max_matches_enumeration() -> None:
     values = [3.0, 0.0, 1.5, 2.0, 0.5]
     for hand in range(1, 6):

@@ -504,9 +504,17 @@ def why_illegal(state: State, raw: RawMove) -> str | None:
     return None
 
 
-def owed_cards(variant: Variant, builds: Sequence[TableBuild], seat: int, unseen: list[int]) -> dict[int, list[int]]:
+def owed_cards(
+    variant: Variant,
+    builds: Sequence[TableBuild],
+    seat: int,
+    unseen: list[int],
+    shown: Sequence[Sequence[int]] | None = None,
+) -> dict[int, list[int]]:
     """For a player imagining the hidden hands: per other seat that owns builds, one card of ``unseen`` of each
-    owned build's value (its owner must hold one), taken out of ``unseen`` (the first such card in its order)."""
+    owned build's value (its owner must hold one), taken out of ``unseen`` (the first such card in its order).
+    None is owed for a build whose owner's ``shown`` cards (shown by a declaration, known to be in its hand)
+    already hold one."""
     rules = variant.builds
     if rules is None:
         return {}
@@ -516,7 +524,8 @@ def owed_cards(variant: Variant, builds: Sequence[TableBuild], seat: int, unseen
         if b.owner == seat:
             continue
         have = out.setdefault(b.owner, [])
-        if any(values[c] == b.value for c in have):
+        known = shown[b.owner] if shown else ()
+        if any(values[c] == b.value for c in have) or any(rules.ok[c] and values[c] == b.value for c in known):
             continue
         pick = next((c for c in unseen if rules.ok[c] and values[c] == b.value), None)
         if pick is not None:

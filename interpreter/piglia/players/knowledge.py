@@ -151,7 +151,7 @@ class Determinizer:
         rng.shuffle(unseen)
         factors = self.factors
         # a build's owner holds a card of its value (mechanics/builds.py): one is dealt to it first
-        owed = owed_cards(self.game.variant, view.builds, view.seat, unseen) if view.builds else {}
+        owed = owed_cards(self.game.variant, view.builds, view.seat, unseen, self.shown) if view.builds else {}
         hands: list[list[int]] = []
         pos = 0
         for seat, size in enumerate(view.hand_sizes):
