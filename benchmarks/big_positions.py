@@ -28,12 +28,12 @@ import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 PLAYERS = ["greedy", "ismcts", "ismcts:seconds=0"]
-MISERE_OPTIONAL = "name: misere-optional\nextends: scopa-a-perdere\ncapture:\n  mandatory: false\n"
+ROOT = Path(__file__).resolve().parent.parent
+MISERE_OPTIONAL = ROOT / "tests" / "variants" / "misere-optional.yaml"  # the AI players' tests use it too
 
 
 def child(limit: float) -> dict[str, float]:
@@ -44,16 +44,10 @@ def child(limit: float) -> dict[str, float]:
     from piglia.players import make_player
     from piglia.players.knowledge import card_weights
     from piglia.state import Game
+    from run import positions  # a script of benchmarks/, beside this one
 
-    scopa = Game(piglia.load_variant("scopa"))
-    small = [f"{r}{s}" for s in "dcsb" for r in "A234567"] + ["Fc", "Fs"]
-    table30 = scopa.position(
-        hands=[["Rd", "Cd", "Fd"], ["Rc", "Cc", "Fb"]], table=small, stock=["Rs", "Rb", "Cs", "Cb"], dealer=1
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "misere-optional.yaml"
-        path.write_text(MISERE_OPTIONAL)
-        misere = Game(piglia.load_variant(str(path)))
+    table30 = dict(positions())["30-card table of small values"]  # benchmarks/run.py's legal-move position
+    misere = Game(piglia.load_variant(MISERE_OPTIONAL))
     ids = [c.id for c in misere.variant.deck.cards]
     hands = [["3c", "6b", "6d"], ["6c", "Ac", "Rc"]]
     rest = [c for c in ids if c not in {c for h in hands for c in h}]
@@ -98,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(child(args.limit)))
         return 0
-    trees = args.tree or [Path(__file__).resolve().parent.parent]
+    trees = args.tree or [ROOT]
     runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
     for r in range(args.rounds):
         for tree in trees if r % 2 == 0 else trees[::-1]:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import piglia
 from piglia.rulespage import render_markdown
-from piglia.spec import _load_layers, builtin_names, resolve_variant_path, validate_file
+from piglia.spec import builtin_names, validate_file
 from piglia.state import Game
 from test_properties import check_points_add_up, play_checked, replays_clean
 
@@ -35,7 +35,7 @@ Path_ = tuple[str | int, ...]
 @cache
 def whole(name: str) -> dict[str, Any]:
     """A built-in rule file with ``extends`` applied, as plain data (no translations: their texts are prose)."""
-    data: dict[str, Any] = json.loads(json.dumps(_load_layers(resolve_variant_path(name), ()).data))
+    data: dict[str, Any] = json.loads(json.dumps(piglia.load_variant(name).rules, default=dict))
     data.pop("extends", None)
     data.pop("translations", None)
     return data

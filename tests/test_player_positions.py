@@ -252,22 +252,15 @@ def test_endgame_solver_stops_at_its_budget_of_positions(scopa: Variant) -> None
     assert checked >= 5
 
 
-MISERE_OPTIONAL = """\
-name: misere-optional
-extends: scopa-a-perdere
-capture:
-  mandatory: false
-"""
+MISERE_OPTIONAL = Path(__file__).parent / "variants" / "misere-optional.yaml"
 
 
-def test_a_deal_end_too_big_to_solve_is_left_to_the_playouts(tmp_path: Path) -> None:
+def test_a_deal_end_too_big_to_solve_is_left_to_the_playouts() -> None:
     """Where every point is bad and capturing is optional (SP1.1 with S2.2's capture made optional), nobody
     wants to capture, and the table grows to thirty cards and more. The end of such a deal has tens of
     thousands of lines per move: past its budget of positions (``nodes``), ismcts stops solving and lets its
     playouts decide, rather than search for minutes; within the budget it solves, as everywhere else."""
-    path = tmp_path / "misere-optional.yaml"
-    path.write_text(MISERE_OPTIONAL)
-    variant = piglia.load_variant(str(path))
+    variant = piglia.load_variant(MISERE_OPTIONAL)
     ids = [c.id for c in variant.deck.cards]
     hands = [["7d", "5c", "3s"], ["6d", "4c", "2s"]]
     rest = [c for c in ids if c not in {c for h in hands for c in h}]
@@ -293,12 +286,10 @@ def test_a_deal_end_too_big_to_solve_is_left_to_the_playouts(tmp_path: Path) -> 
     assert solver.last_root is None  # type: ignore[attr-defined]
 
 
-def test_the_default_budget_stops_a_solve_of_millions_of_positions(tmp_path: Path) -> None:
+def test_the_default_budget_stops_a_solve_of_millions_of_positions() -> None:
     """The same rules, every other card on the table (34): a full solve of this deal's end visits more than three
     million positions (minutes of search). With the default budget (100,000 positions) the playouts decide."""
-    path = tmp_path / "misere-optional.yaml"
-    path.write_text(MISERE_OPTIONAL)
-    variant = piglia.load_variant(str(path))
+    variant = piglia.load_variant(MISERE_OPTIONAL)
     hands = [["3c", "6b", "6d"], ["6c", "Ac", "Rc"]]
     table = [c.id for c in variant.deck.cards if c.id not in {c for h in hands for c in h}]
     state = Game(variant).position(hands=hands, table=table, to_move=0, last_capturer=0)

@@ -356,12 +356,12 @@ class IsmctsPlayer:
         # float where sum() adds one by one, as CPython 3.11 does; 3.12's compensated sum may differ in the last
         # bits, which tests/test_ismcts_identical.py tolerates)
         self._piles = [(len(p), sum(weights[c.index] for c in p)) for p in view.piles]
-        if self.prior > 0 or 0 < self.width < len(raw):
+        narrowed = 0 < self.width < len(raw)  # the root keeps only the width moves greedy ranks best
+        if self.prior > 0 or narrowed:
             guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
-            # only the moves that may be among the width greedy ranks best need a value, where the root keeps those
-            wanted = self.width if 0 < self.width < len(raw) else len(raw)
-            valued = best_values(guess, raw, unseen, weights, wanted)
+            # only the moves that may be among those need a value when the root keeps no others
+            valued = best_values(guess, raw, unseen, weights, self.width if narrowed else len(raw))
             greedy = {raw[i]: valued[i] for i in sorted(valued)}  # in raw's order: ties go to the first
             if self._equity is not None and self.prior > 0:
                 # greedy's values are points: the prior is the chance of winning they add to the guessed deal's
@@ -378,7 +378,7 @@ class IsmctsPlayer:
             else:
                 greedy_prior = greedy
             self._anchor = max(greedy, key=lambda m: greedy[m])
-            if 0 < self.width < len(raw):
+            if narrowed:
                 # progressive pruning at the root: many-card hands give too many moves for the budget, so the
                 # search spends it on the moves the one-ply valuation ranks best
                 candidates = set(sorted(greedy, key=lambda m: -greedy[m])[: self.width])
