@@ -18,7 +18,7 @@ import pytest
 
 import piglia
 from conftest import endgames, minimax_to_deal_end
-from piglia.errors import PigliaError
+from piglia.errors import LimitError, PigliaError
 from piglia.players import make_player
 from piglia.state import Game, State
 from piglia.variant import Variant
@@ -301,6 +301,50 @@ def test_the_default_budget_stops_a_solve_of_millions_of_positions() -> None:
 def test_the_solver_budget_option_is_checked() -> None:
     with pytest.raises(PigliaError, match="nodes=-1"):
         make_player("ismcts:nodes=-1")
+
+
+MISERE_BUILDS = Path(__file__).parent / "variants" / "misere-builds.yaml"
+# a match of those rules (seed 36, ismcts against greedy): its first 17 plays, which leave 21 cards on the table
+MISERE_BUILDS_PLAYS = [
+    "Ac",
+    "5d",
+    "2c",
+    "6s",
+    "Cc",
+    "Cb",
+    "4d",
+    "Ab",
+    "3d",
+    "Rd",
+    "3s",
+    "5s",
+    "7d",
+    "Fc",
+    "6d",
+    "2s",
+    "Fb",
+]
+
+
+def test_a_limit_met_in_an_imagined_position_ends_only_that_playout() -> None:
+    """Scopa a perdere with Cassino's builds (SP1.1, CA2.1): nobody captures, the table grows, and a hand the
+    search imagines for the opponent could make more multiple builds of 7 on it than the engine lists (a
+    :class:`LimitError`). The real position is within the limits; the playout that met the limit ends there,
+    and the decision is made. When the real position passes a limit, the error says which and where."""
+    game = Game(piglia.load_variant(MISERE_BUILDS))
+    state = game.new_match(36)
+    for text in MISERE_BUILDS_PLAYS:
+        state.push({str(m): m for m in state.legal_moves()}[text])
+    moves = state.legal_moves()
+    player = make_player("ismcts:iterations=40:seconds=0", 36)
+    assert player.choose(state.view(state.current_seat), moves) in moves
+    assert player.last_iterations == 40  # type: ignore[attr-defined]
+    # the real table with the 7 of coins to play into: 16 small cards give far more than 20,000 multiple builds
+    hands = [["Ad", "7d"], ["Rc"]]
+    small = [c.id for c in game.variant.deck.cards if game.variant.deck.value_of[c.index] < 7 and c.id != "Ad"]
+    big = game.position(hands=hands, table=small[:20], to_move=0, last_capturer=0)
+    with pytest.raises(LimitError, match=r"^builds\.multiple: the .* more than 20000 multiple builds of 7 on a table"):
+        big.legal_moves()
 
 
 def test_endgame_samples_the_hidden_hands_unless_one_hand_holds_them(scopa: Variant) -> None:

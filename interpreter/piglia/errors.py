@@ -15,6 +15,7 @@ __all__ = [
     "DslSyntaxError",
     "DslTypeError",
     "IllegalMoveError",
+    "LimitError",
     "PigliaError",
     "RecordError",
     "SpecError",
@@ -104,6 +105,13 @@ class DslTypeError(DslError):
     """Values of the wrong type (a card compared to a number, for example)."""
 
     kind = "type error"
+
+
+class LimitError(PigliaError):
+    """A position too big for one of the engine's limits (more legal moves, captures or builds than it lists).
+
+    The limits keep listing moves within memory on any rule file. In the real game the error ends the run with
+    its message; an AI player that meets one in a position it only imagines (a playout) stops imagining there."""
 
 
 class IllegalMoveError(PigliaError):

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from piglia.cards import Card
 from piglia.contexts import CardEnv
 from piglia.dsl import Compiled, T
-from piglia.errors import PigliaError
+from piglia.errors import LimitError
 from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
@@ -289,7 +289,11 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
             whole = groups_of(v)  # further groups of the value, from loose cards
             more = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
             if more is None:
-                raise PigliaError(f"builds: more than {DEFAULT_LIMIT} multiple builds of {v} on one table")
+                deck = state.game.variant.deck
+                raise LimitError(
+                    f"builds.multiple: the {deck.cards[card].name} could make more than {DEFAULT_LIMIT} multiple "
+                    f"builds of {v} on a table of {len(state.table)} cards ({' '.join(deck.ids(state.table))})"
+                )
             bases = [b for b in state.builds if b.value == v]
             for h in heads:
                 for u in more:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from piglia.cards import Deck, bit_of, mask_of
 from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
 from piglia.dsl import Compiled, T
-from piglia.errors import PigliaError
+from piglia.errors import LimitError, PigliaError
 from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
 from piglia.mechanics.conditions import TABLE_SCOPE, WHEN_PROPERTY, guard
 
@@ -106,7 +106,7 @@ class KindOptionError(PigliaError):
 MAX_MOVES = 100_000
 
 
-class MoveLimitError(PigliaError):
+class MoveLimitError(LimitError):
     """A position would offer more than :data:`MAX_MOVES` legal moves."""
 
     def __init__(self, hand: int, table: int) -> None:
@@ -116,7 +116,7 @@ class MoveLimitError(PigliaError):
         )
 
 
-class CaptureLimitError(PigliaError):
+class CaptureLimitError(LimitError):
     """A played card would have more captures of one kind than :data:`MAX_CAPTURES`."""
 
     def __init__(self, kind: str, card: str, table: int, count: int) -> None:

@@ -20,7 +20,7 @@ over the table cards pruned by the remaining total (as the ``sum`` kind does); t
 disjoint groups are found by a search from the empty union, adding one disjoint group at a time and memoising
 every union reached (a bit mask over the table), so each capture is reached once however many ways it splits
 into sets. The unions are counted while they are found: more than ``limit`` (default
-:data:`DEFAULT_LIMIT`) stops the search with a :class:`~piglia.errors.PigliaError` naming the kind and the
+:data:`DEFAULT_LIMIT`) stops the search with a :class:`~piglia.errors.LimitError` naming the kind and the
 key, before any move is built. :meth:`SetsKind.count` exposes the number.
 """
 
@@ -30,7 +30,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
 
-from piglia.errors import PigliaError
+from piglia.errors import LimitError
 from piglia.mechanics.base import Page, register_mechanic
 from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, remember_cards
 
@@ -378,7 +378,7 @@ class SetsKind(KindMechanic):
     def masks(self, played: int, table: Sequence[int]) -> AbstractSet[int]:
         """Every capture of ``played`` on ``table`` as a bit mask over the deck (bit ``c`` for card ``c``), each
         once, in no order: what :meth:`captures` lists, without building a tuple (random play counts them and
-        builds only the one it draws). Raises :class:`PigliaError` beyond ``limit``."""
+        builds only the one it draws). Raises :class:`~piglia.errors.LimitError` beyond ``limit``."""
         plan = self._plan[played]
         if plan is None:
             return _NONE
@@ -492,9 +492,9 @@ class SetsKind(KindMechanic):
             raise self._too_many(played, table)
         return found
 
-    def _too_many(self, played: int, table: Sequence[int]) -> PigliaError:
+    def _too_many(self, played: int, table: Sequence[int]) -> LimitError:
         deck = self.inputs.deck
-        return PigliaError(
+        return LimitError(
             f"capture.kinds.{self.name}: the {deck.cards[played].name} has more than {self.limit} captures on a "
             f"table of {len(table)} cards ({' '.join(deck.ids(table))}); raise the kind's limit to allow them"
         )
@@ -513,7 +513,7 @@ class SetsKind(KindMechanic):
 
     def count(self, played: int, table: Sequence[int]) -> int:
         """How many captures this kind allows ``played`` on ``table`` (what :meth:`captures` would list),
-        counted without building them; raises :class:`PigliaError` beyond ``limit``."""
+        counted without building them; raises :class:`~piglia.errors.LimitError` beyond ``limit``."""
         return len(self.masks(played, table))
 
     def captures(self, played: int, table: Sequence[int]) -> list[Capture]:

@@ -14,6 +14,7 @@ import random
 from collections.abc import Sequence
 from math import comb
 
+from piglia.errors import LimitError
 from piglia.moves import BuildRaw, Move
 from piglia.players.knowledge import (
     card_weights,
@@ -83,10 +84,17 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
         return [], 0, 0
     values: list[float] = []
     bonuses = 0
-    if after.game.has_builds:  # builds change what a card can take: ask the position
-        options = [[cap for cap, _kind in after.capture_options(card)] for card in unseen]
-    else:  # every card's captures at once, through the capture table's memo when the variant has one
-        options = after.game.variant.capture.hand_captures(unseen, after.table)
+    try:
+        options = _captures(after, unseen)
+    except LimitError:
+        # a card imagined in the next hand would have more captures than the engine lists: its reply is left out
+        # (the real game stops with the limit's message if it meets the position), the others' are valued
+        options = []
+        for card in unseen:
+            try:
+                options += _captures(after, [card])
+            except LimitError:
+                options.append([])
     held = after.hands[seat]
     game = after.game
     # A capture that neither ends the deal nor can change the points otherwise (a declaration at the next turn,
@@ -117,6 +125,14 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
         values.append(best)
         bonuses += scores
     return values, bonuses, hand
+
+
+def _captures(after: State, cards: Sequence[int]) -> list[list[tuple[int, ...]]]:
+    """Each of ``cards``'s captures if it were played next on ``after``'s table."""
+    if after.game.has_builds:  # builds change what a card can take: ask the position
+        return [[cap for cap, _kind in after.capture_options(card)] for card in cards]
+    # every card's captures at once, through the capture table's memo when the variant has one
+    return after.game.variant.capture.hand_captures(cards, after.table)
 
 
 def best_reply(after: State, unseen: Sequence[int], weights: Sequence[float], team: int) -> float:

@@ -55,7 +55,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from piglia import interrupt
-from piglia.errors import PigliaError
+from piglia.errors import LimitError, PigliaError
 from piglia.moves import BuildRaw, Move
 from piglia.players.equity import MatchEquity, match_equity
 from piglia.players.greedy import best_of_hand, best_values
@@ -453,7 +453,7 @@ class IsmctsPlayer:
                 play(child, m)
                 try:
                     totals[m] += solve_endgame(child, view.team, leaf=leaf, budget=budget) - base
-                except Unsolved:
+                except (Unsolved, LimitError):  # an imagined line too big to list: the playouts decide
                     return None
         self.last_iterations = samples
         self.last_root = None
@@ -519,7 +519,10 @@ class IsmctsPlayer:
         node = root
         # selection and expansion (down to ``tree`` plies, when limited)
         while not deal_over(state) and (self.tree <= 0 or len(path) <= self.tree):
-            legal = state.raw_moves()
+            try:
+                legal = state.raw_moves()
+            except LimitError:  # an imagined position past a limit: evaluated as it stands (see _playout)
+                break
             if node is root and candidates is not None:
                 legal = [m for m in legal if m in candidates]
             untried = [m for m in legal if m not in node.children]
@@ -562,7 +565,19 @@ class IsmctsPlayer:
     # -- the playout policy ------------------------------------------------------------------------------------
 
     def _playout(self, state: State, weights: Sequence[float], over: bool) -> None:
-        """Play the policy on ``state`` (``over``: its deal has ended) for ``depth`` plies or to the deal's end."""
+        """Play the policy on ``state`` (``over``: its deal has ended) for ``depth`` plies or to the deal's end.
+
+        A position past one of the engine's limits (:class:`~piglia.errors.LimitError`: more moves, captures or
+        builds than it lists) ends the playout there, to be evaluated as it stands: the hands it was reached with
+        are imagined, and the real game may never meet it (the decision goes on; the real position's moves were
+        listed)."""
+        try:
+            self._play_policy(state, weights, over)
+        except LimitError:
+            return
+
+    def _play_policy(self, state: State, weights: Sequence[float], over: bool) -> None:
+        """:meth:`_playout`'s plies."""
         plies = 0
         depth = self.depth
         risk = self.risk
