@@ -46,6 +46,10 @@ class BlindReader(Reader):
             v = past.bonus_points(raw) - DISCARD_CAUTION * weights[card]
         return points_sign(past.game) * v
 
+    @staticmethod
+    def best(past: State, raws: Sequence[RawMove], hidden: Sequence[int], weights: Sequence[float]) -> float:
+        return max(BlindReader.value(past, raw, hidden, weights) for raw in raws)
+
 
 def gain(factors: dict[int, float], unseen: Sequence[int], hand: Sequence[int]) -> float:
     """The log-likelihood gain of ``hand`` over a uniform deal of ``unseen`` (see the module text)."""

@@ -11,6 +11,7 @@ import pytest
 import piglia
 from conftest import hide_differently, position
 from piglia.chance import Phase
+from piglia.errors import LimitError
 from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, best_values, expected_max, move_value
 from piglia.players.ismcts import IsmctsPlayer, _order_chances
@@ -151,7 +152,12 @@ players: {count: 4, teams: [[0, 1], [2, 3]]}
 """
 
 
-@pytest.mark.parametrize("name", ["scopa", "cicera", "escoba", "cassino", "tablanette", "scopone", "adjacent"])
+NO_AWARDS = Path(__file__).parent / "variants" / "escoba-no-awards.yaml"
+
+
+@pytest.mark.parametrize(
+    "name", ["scopa", "cicera", "escoba", "cassino", "tablanette", "scopone", "adjacent", str(NO_AWARDS)]
+)
 def test_greedy_values_only_the_moves_that_can_be_best(name: str, tmp_path: Path) -> None:
     """best_values leaves out moves whose worth now is below the best values found (a reply by an opponent only
     lowers a move's value), and values every move where the next player is a partner: the ``count`` best by value,
@@ -164,7 +170,7 @@ def test_greedy_values_only_the_moves_that_can_be_best(name: str, tmp_path: Path
     weights = card_weights(game)
     rng = random.Random(7)
     team_of = game.players.team_of
-    checked = skipped = partners = 0
+    checked = skipped = partners = total = 0
     for seed in range(6):
         state = game.new_match(seed, log=False)
         while not state.over and checked < 60:
@@ -184,6 +190,7 @@ def test_greedy_values_only_the_moves_that_can_be_best(name: str, tmp_path: Path
                     if partner:  # the next player is a partner: every move is valued
                         assert len(some) == len(moves)
                     skipped += len(moves) - len(some)
+                    total += len(moves)
                 checked += 1
                 partners += partner
             state.push_raw(moves[rng.randrange(len(moves))])
@@ -192,6 +199,79 @@ def test_greedy_values_only_the_moves_that_can_be_best(name: str, tmp_path: Path
         assert partners >= 5
     if name in ("cicera", "escoba"):
         assert skipped > 0  # the bound leaves moves out where hands are big
+    if name == str(NO_AWARDS):  # every move worth the same but an escoba: ties are cut, not valued
+        assert skipped > total / 2
+
+
+@pytest.mark.parametrize("name", ["escoba", "cicera", "tablanette", str(NO_AWARDS)])
+@pytest.mark.parametrize("expect", [0, 1])
+def test_playout_policy_ranks_long_move_lists_to_the_same_move(
+    name: str, expect: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On long move lists the playout policy weighs the threats in the order of the moves' worth and stops at the
+    first move that cannot be best (a threat left to an opponent only lowers a move's worth): the move it plays
+    is the one it plays weighing every threat. Tables are grown by placing cards where the rules let a card be
+    placed (F5: capture is optional in Escoba; B2.6 in Cicera; T2.1 in Tablanette) until the seat to move has
+    many moves."""
+    from piglia.players import ismcts
+
+    game = Game(piglia.load_variant(name))
+    weights = card_weights(game)
+    rng = random.Random(3)
+    checked = 0
+    for seed in range(40):
+        state = game.new_match(seed, log=False)
+        while not state.over:
+            try:
+                legal = state.raw_moves()
+            except LimitError:  # the table grew past what the engine lists (sets of Tablanette)
+                break
+            if len(legal) >= ismcts.RANKED_FROM:
+                moves = []
+                try:
+                    for ranked_from in (10**9, ismcts.RANKED_FROM):
+                        monkeypatch.setattr(ismcts, "RANKED_FROM", ranked_from)
+                        player = IsmctsPlayer(seed, noise=0, expect=expect)
+                        player._prepare(game, weights)
+                        player.prng = random.Random(seed)
+                        moves.append(player._playout_move(state, legal, weights, True))
+                except LimitError:  # a threat past the limit when every one is weighed: not comparable
+                    moves = [None, None]
+                monkeypatch.undo()
+                assert moves[0] == moves[1]
+                checked += moves[0] is not None
+                break  # one position a match: the first long list, before tables grow huge
+            placements = [m for m in legal if not m[1]]
+            state.push_raw(rng.choice(placements or legal))
+        if checked >= 6:
+            break
+    assert checked >= 6
+
+
+def test_ranked_playout_policy_breaks_ties_as_move_order_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where moves of different worth come out equal once their threats are counted, the policy plays the first in
+    move order, as when every threat is weighed: here each move's threat is exactly its worth, so every move is
+    worth 0 and the first legal move must be played, though the ranked order weighs the captures worth 1 first."""
+    from piglia.players import ismcts
+
+    game = Game(piglia.load_variant(NO_AWARDS))
+    ids = [c.id for c in game.variant.deck.cards]
+    hands = [["1o", "2o", "3o"], ["1c", "2c", "3c"]]
+    table = [c for c in ids if c[0] in "1234567" and c not in {c for h in hands for c in h}][:20]
+    stock = [c for c in ids if c not in table and c not in {c for h in hands for c in h}]
+    state = game.position(hands=hands, table=table, stock=stock, to_move=0)
+    legal = state.raw_moves()
+    assert len(legal) >= ismcts.RANKED_FROM
+    # one table card worth 1, taken by some moves but not the first
+    target = next(c for m in reversed(legal) for c in m[1] if c not in legal[0][1])
+    weights = [1.0 if c == target else 0.0 for c in range(len(ids))]
+    monkeypatch.setattr(
+        IsmctsPlayer, "_threat", lambda self, state, m, hand, weights, left: weights[target] * (target in m[1])
+    )
+    player = IsmctsPlayer(1, noise=0)
+    player._prepare(game, weights)
+    assert player._playout_move(state, legal, weights, True) == legal[0]
+    assert any(target in m[1] for m in legal)
 
 
 def test_ismcts_respects_its_budget(scopa: Variant) -> None:

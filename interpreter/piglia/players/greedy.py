@@ -186,9 +186,9 @@ def best_values(
     Valuing a move's replies lists every capture of every unseen card on the table it leaves, which on a big table
     of small cards (thousands of moves) takes seconds. A move is worth at most what it is worth now when the next
     player is an opponent (each card's best reply is worth at least nothing, and it is subtracted), so the moves
-    are valued in the order of their worth now, and once ``count`` of them are worth at least as much as the next
-    one's worth now, no move left can enter the best. Where a move leaves a partner to play, whose reply adds to
-    its worth, every move is valued."""
+    are valued in the order of their worth now, and once ``count`` of them rank above the next one's worth now
+    (of equal values the first ranks higher), no move left can enter the best. Where a move leaves a partner to
+    play, whose reply adds to its worth, every move is valued."""
     team_of = state.game.players.team_of
     team = team_of[state.to_move]
     if count >= len(raws):
@@ -207,16 +207,20 @@ def best_values(
         bounded = bounded and (deal_over(after) or team_of[after.to_move] != team)
     order = sorted(range(len(raws)), key=lambda i: (-now[i], i)) if bounded else range(len(raws))
     values: dict[int, float] = {}
-    best: list[float] = []  # the ``count`` highest values so far: a min-heap
+    # the ``count`` best so far, each as (value, -position) so that of equal values the first ranks higher: a
+    # min-heap. A move not valued yet ranks at most (worth now, -position), and the moves come in that rank's
+    # order, so the first that cannot enter ends the loop, ties included (where most moves are worth the same,
+    # as when no card counts for an award, this stops after ``count`` of them instead of valuing them all)
+    best: list[tuple[float, int]] = []
     for i in order:
-        if bounded and len(best) >= count and now[i] < best[0]:
+        if bounded and len(best) >= count and (now[i], -i) < best[0]:
             break
         after = kept[i] if kept is not None else immediate(state, raws[i], weights)[1]
         value = values[i] = _with_reply(team, now[i], after, unseen, weights)[0]
         if len(best) < count:
-            heapq.heappush(best, value)
-        elif value > best[0]:
-            heapq.heapreplace(best, value)
+            heapq.heappush(best, (value, -i))
+        elif (value, -i) > best[0]:
+            heapq.heapreplace(best, (value, -i))
     return values
 
 

@@ -33,7 +33,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from piglia.players.greedy import move_value
+from piglia.errors import LimitError
+from piglia.players.greedy import best_values, move_value
 from piglia.players.knowledge import ordered_table
 from piglia.state import Game, RawMove, SeatView, State
 
@@ -146,6 +147,12 @@ class Reader:
         model of how the others choose (greedy's valuation)."""
         return move_value(past, raw, hidden, weights)
 
+    @staticmethod
+    def best(past: State, raws: Sequence[RawMove], hidden: Sequence[int], weights: Sequence[float]) -> float:
+        """The most any of the plays ``raws`` was worth (:meth:`value`'s largest): greedy's valuation, which
+        values only the plays that can be the best (a big table gives a card thousands of captures)."""
+        return max(best_values(past, raws, hidden, weights, 1).values())
+
     def _read(
         self,
         deal: int,
@@ -167,16 +174,20 @@ class Reader:
             return known
         past, hidden = self._past(position, plays, i, table)
         hand = past.hands[seat]
-        value = self.value
-        made = value(past, (card, captured), hidden, weights)
+        made = self.value(past, (card, captured), hidden, weights)
         capture = past.game.variant.capture
         rest = hand[1:]
-        for c, caps in zip(missing, capture.hand_captures(missing, table), strict=True):
+        try:
+            options = capture.hand_captures(missing, table)
+        except LimitError:  # a card would have had more captures than the engine lists: the play is not read
+            known.update(dict.fromkeys(missing, 0.0))
+            return known
+        for c, caps in zip(missing, options, strict=True):
             past.hands[seat] = [c, *rest]
-            values = [value(past, (c, cap), hidden, weights) for cap in caps]
+            raws: list[RawMove] = [(c, cap) for cap in caps]
             if not caps or not capture.mandatory:
-                values.append(value(past, (c, ()), hidden, weights))
-            known[c] = max(max(values) - made, 0.0)
+                raws.append((c, ()))
+            known[c] = max(self.best(past, raws, hidden, weights) - made, 0.0)
         return known
 
     @staticmethod

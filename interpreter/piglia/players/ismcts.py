@@ -94,6 +94,9 @@ DEFAULT_INFER = 30.0  # how far the hidden hands are read from the plays (player
 HELD_SHARE = 0.3  # at a playout's horizon, a card still in a hand counts this share of its weight for its team
 DEFAULT_RISK = 4  # the first this many playout plies weigh what a move leaves to the next player (slower)
 THREAT_HAND = 4  # at most this many cards are imagined in the next player's hand by the playout policy (``threat``)
+# from this many moves, the playout policy weighs threats in the order of the moves' worth, and stops at the first
+# that cannot be best (below it, in move order: a sort costs more than the threats it saves)
+RANKED_FROM = 64
 # the playout policy weighs the next player's best reply over every hand it may hold (1), or over one hand drawn
 # from those cards (0, ``threat`` cards at most). One drawn hand makes the move the draw happens to leave safe look
 # best: that policy loses up to 4 points a deal to greedy where the averaged one comes within a point, yet the search
@@ -633,10 +636,21 @@ class IsmctsPlayer:
         team_of = state.game.players.team_of
         opponent = team_of[(state.to_move + 1) % state.game.num_players] != team_of[state.to_move]
         threats = self._threats
-        # max(legal, key=value) written out: the first of the best moves, the values computed in the same order
+
+        # max(legal, key=value) written out: the first of the best moves. A threat left to an opponent only lowers
+        # a move's worth, so on long lists the moves are taken best worth first (of equal worth, in their order),
+        # and the first whose worth cannot reach the best found ends the loop: the same move, fewer threats weighed.
+        # Not where the rules have builds: a build and the placement of its card share a threat's cache key (the
+        # table left and the card placed), so the threat found would depend on which of them was weighed first
+        moves = legal
+        rank: list[int] = []  # ranked: each move's position in legal
+        if hand and opponent and len(legal) >= RANKED_FROM and not state.game.has_builds:
+            rank = self._by_worth(legal, weights, bonus)
+            moves = [legal[i] for i in rank]
         best_move = legal[0]
         best = 0.0
-        for i, m in enumerate(legal):
+        first = 0  # ranked: the position in legal of best_move
+        for j, m in enumerate(moves):
             card, captured = m
             if captured:
                 v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured))
@@ -644,6 +658,8 @@ class IsmctsPlayer:
                 v = weights[card] + sum(map(weight, m.onto))
             else:
                 v = -weights[card]
+            if rank and j and (v < best or (v == best and rank[j] > first)):
+                break
             if hand:
                 # the threat is cached by the table left and the card placed; a table as a set is its bit mask
                 left: int | tuple[int, ...]
@@ -669,9 +685,27 @@ class IsmctsPlayer:
                     else:
                         threat = self._threat(state, m, hand, weights, left)
                 v = v - (threat if opponent else -threat)
-            if i == 0 or v > best:
+            if j == 0 or v > best:
                 best_move, best = m, v
+                if rank:
+                    first = rank[j]
+            elif rank and v == best and rank[j] < first:  # of equal values, the first in legal
+                best_move, first = m, rank[j]
         return best_move
+
+    @staticmethod
+    def _by_worth(legal: list[RawMove], weights: Sequence[float], bonus: Callable[[RawMove], int] | None) -> list[int]:
+        """The positions of ``legal``'s moves (no builds among them), best worth first: their worth before
+        threats, computed as :meth:`_playout_move` does (the same floats); of equal worth, in their order."""
+        weight = weights.__getitem__
+        worth: list[float] = []
+        for m in legal:  # no builds (see _playout_move)
+            card, captured = m
+            if captured:
+                worth.append((bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured)))
+            else:
+                worth.append(-weights[card])
+        return sorted(range(len(legal)), key=lambda i: -worth[i])
 
     def _threat_hand(self, state: State) -> list[int]:
         """Cards imagined in the next player's hand: drawn from those the mover cannot see, independently of
