@@ -8,6 +8,7 @@ a hand, the stock dealt in hands of three when both hands are empty).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 import pytest
 
@@ -16,7 +17,7 @@ from piglia.players import make_player
 from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.ismcts import IsmctsPlayer
 from piglia.players.knowledge import Determinizer, card_weights
-from piglia.state import Game, State
+from piglia.state import Game, RawMove, State
 
 
 @pytest.fixture(scope="module")
@@ -220,3 +221,35 @@ def test_an_ordered_table_is_rebuilt_back_to_its_last_capture_only() -> None:
     assert ordered == {2: []}
     unordered = Reader._tables(plays, [3], 0, ordered=False)
     assert unordered == {2: [], 1: [5, 7], 0: [7]}
+
+
+class EveryPlayReader(Reader):
+    """A reader that values every play of a card to find its best (what the module text defines)."""
+
+    @staticmethod
+    def best(past: State, raws: Sequence[RawMove], hidden: Sequence[int], weights: Sequence[float]) -> float:
+        return max(Reader.value(past, raw, hidden, weights) for raw in raws)
+
+
+@pytest.mark.parametrize("name", ["scopa", "cicera", "escoba"])
+def test_the_reader_values_only_the_plays_that_can_be_a_cards_best(name: str) -> None:
+    """A card's regret is how much better its best play was than the play made: the reader finds the best through
+    greedy's bound (only the plays that can be best are valued), and the regrets are those of valuing every play,
+    to the float."""
+    game = Game(piglia.load_variant(name))
+    weights = card_weights(game)
+    greedy = make_player("greedy", 0)
+    read = 0
+    for seed in range(3):
+        state = game.new_match(seed, log=False)
+        while not state.over and len(state.plays) < 24:
+            seat = state.to_move
+            view = state.view(seat)
+            if view.plays:
+                position = Determinizer(view)(random.Random(0))
+                fast = Reader(30.0).regrets(view, game, position, weights)
+                slow = EveryPlayReader(30.0).regrets(view, game, position, weights)
+                assert fast == slow
+                read += sum(r > 0 for regret in fast.values() for r in regret.values())
+            state.push(greedy.choose(view, state.legal_moves()))
+    assert read > 0
