@@ -644,22 +644,25 @@ class IsmctsPlayer:
         # table left and the card placed), so the threat found would depend on which of them was weighed first
         moves = legal
         rank: list[int] = []  # ranked: each move's position in legal
+        worths: list[float] = []  # ranked: each move's worth before its threat, in the ranked order
         if hand and opponent and len(legal) >= RANKED_FROM and not state.game.has_builds:
-            rank = self._by_worth(legal, weights, bonus)
+            rank, worths = self._by_worth(legal, weights, bonus)
             moves = [legal[i] for i in rank]
         best_move = legal[0]
         best = 0.0
         first = 0  # ranked: the position in legal of best_move
         for j, m in enumerate(moves):
             card, captured = m
-            if captured:
+            if rank:
+                v = worths[j]
+                if j and (v < best or (v == best and rank[j] > first)):
+                    break
+            elif captured:
                 v = (bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured))
             elif isinstance(m, BuildRaw):  # a build: what it will capture
                 v = weights[card] + sum(map(weight, m.onto))
             else:
                 v = -weights[card]
-            if rank and j and (v < best or (v == best and rank[j] > first)):
-                break
             if hand:
                 # the threat is cached by the table left and the card placed; a table as a set is its bit mask
                 left: int | tuple[int, ...]
@@ -694,18 +697,22 @@ class IsmctsPlayer:
         return best_move
 
     @staticmethod
-    def _by_worth(legal: list[RawMove], weights: Sequence[float], bonus: Callable[[RawMove], int] | None) -> list[int]:
-        """The positions of ``legal``'s moves (no builds among them), best worth first: their worth before
-        threats, computed as :meth:`_playout_move` does (the same floats); of equal worth, in their order."""
+    def _by_worth(
+        legal: list[RawMove], weights: Sequence[float], bonus: Callable[[RawMove], int] | None
+    ) -> tuple[list[int], list[float]]:
+        """The positions of ``legal``'s moves (no builds among them), best worth first, and their worths in that
+        order: a move's worth before its threat, computed as :meth:`_playout_move` does (the same floats); of
+        equal worth, in their order."""
         weight = weights.__getitem__
         worth: list[float] = []
-        for m in legal:  # no builds (see _playout_move)
+        for m in legal:
             card, captured = m
             if captured:
                 worth.append((bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured)))
             else:
                 worth.append(-weights[card])
-        return sorted(range(len(legal)), key=lambda i: -worth[i])
+        rank = sorted(range(len(legal)), key=worth.__getitem__, reverse=True)  # reverse keeps equal ones in order
+        return rank, [worth[i] for i in rank]
 
     def _threat_hand(self, state: State) -> list[int]:
         """Cards imagined in the next player's hand: drawn from those the mover cannot see, independently of
