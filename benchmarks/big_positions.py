@@ -1,12 +1,17 @@
 """How long the AI players take on positions far bigger than a built-in game's: one decision each, CPU seconds.
 
-Two positions a valid rule file can reach:
+Four positions a valid rule file can reach:
 
 - ``table30``: classic Scopa with a 30-card table of small values (every card of value 1-7 and two fanti; the
   hand holds re, cavallo and fante; the stock not empty): 2,676 legal moves, each with replies to value;
 - ``misere34``: Scopa a perdere with optional capture, where nobody wants to capture and tables grow: every
   other card on the table (34), three in each hand (3, 6, 6 of three suits against 6, asso, re), the stock
-  empty, so ismcts solves the deal's end: a full solve visits more than 3 million positions.
+  empty, so ismcts solves the deal's end: a full solve visits more than 3 million positions;
+- ``plain25`` and ``plain34``: Escoba without its awards (``tests/variants/escoba-no-awards.yaml``), where no
+  card is worth more than another and most moves are worth the same. ``plain25``: 22 cards of value 1-7 on the
+  table and three small cards in each hand, after three placements (1 of oros, 1 of copas, 2 of oros; the seat of
+  copas to move: 25 cards on the table, 4,334 legal moves, two plays of the other seat to read); ``plain34``:
+  every other card on the table, 1-2-3 of oros against 1-2-rey of copas, the stock empty (3,044 moves).
 
 A decision still going after ``--limit`` seconds of CPU (default 300) is stopped and shown as ``> LIMIT s``.
 
@@ -16,6 +21,7 @@ decision (the card weights are computed before the clock starts)::
 
     python benchmarks/big_positions.py                                        # this tree
     python benchmarks/big_positions.py --tree /tmp/before --tree . --rounds 3 # two trees in turn
+    python benchmarks/big_positions.py --position plain25 --position table30  # only these positions
 """
 
 from __future__ import annotations
@@ -34,11 +40,12 @@ from pathlib import Path
 PLAYERS = ["greedy", "ismcts", "ismcts:seconds=0"]
 ROOT = Path(__file__).resolve().parent.parent
 MISERE_OPTIONAL = ROOT / "tests" / "variants" / "misere-optional.yaml"  # the AI players' tests use it too
+NO_AWARDS = ROOT / "tests" / "variants" / "escoba-no-awards.yaml"
 
 
-def child(limit: float) -> dict[str, float]:
-    """One decision of each player on each position, in this process: CPU seconds by ``position/player``
-    (``math.inf`` for a decision stopped after ``limit`` seconds)."""
+def child(limit: float, only: list[str]) -> dict[str, float]:
+    """One decision of each player on each position (those named in ``only``, if any), in this process: CPU
+    seconds by ``position/player`` (``math.inf`` for a decision stopped after ``limit`` seconds)."""
     signal.signal(signal.SIGPROF, _stop)
     import piglia
     from piglia.players import make_player
@@ -52,8 +59,24 @@ def child(limit: float) -> dict[str, float]:
     hands = [["3c", "6b", "6d"], ["6c", "Ac", "Rc"]]
     rest = [c for c in ids if c not in {c for h in hands for c in h}]
     misere34 = misere.position(hands=hands, table=rest, to_move=0, last_capturer=0)
+    plain = Game(piglia.load_variant(NO_AWARDS))
+    ids = [c.id for c in plain.variant.deck.cards]
+    hands = [["1o", "2o", "3o"], ["1c", "2c", "3c"]]
+    rest = [c for c in ids if c not in {c for h in hands for c in h}]
+    table = [c for c in rest if c[0] in "1234567"][:22]
+    plain25 = plain.position(
+        hands=hands, table=table, stock=[c for c in rest if c not in table], to_move=0, last_capturer=0
+    )
+    for text in ("1o", "1c", "2o"):
+        plain25.push({str(m): m for m in plain25.legal_moves()}[text])
+    hands = [["1o", "2o", "3o"], ["1c", "2c", "Rc"]]
+    rest = [c for c in ids if c not in {c for h in hands for c in h}]
+    plain34 = plain.position(hands=hands, table=rest, to_move=0, last_capturer=0)
     out: dict[str, float] = {}
-    for label, state in (("table30", table30), ("misere34", misere34)):
+    positions = (("table30", table30), ("misere34", misere34), ("plain25", plain25), ("plain34", plain34))
+    for label, state in positions:
+        if only and label not in only:
+            continue
         card_weights(state.game)  # computed once per variant and process: not part of a decision
         moves = state.legal_moves()
         for name in PLAYERS:
@@ -87,10 +110,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tree", action="append", type=Path, help="a source tree (default: this one); repeat to compare")
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--limit", type=float, default=300.0, help="CPU seconds after which a decision is stopped")
+    p.add_argument("--position", action="append", default=[], help="only this position (repeat for more)")
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
-        print(json.dumps(child(args.limit)))
+        print(json.dumps(child(args.limit, args.position)))
         return 0
     trees = args.tree or [ROOT]
     runs: dict[Path, list[dict[str, float]]] = {t: [] for t in trees}
@@ -98,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
         for tree in trees if r % 2 == 0 else trees[::-1]:
             env = {**os.environ, "PYTHONPATH": str(tree.resolve() / "interpreter"), "PIGLIA_NO_CACHE": "1"}
             cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--limit", str(args.limit)]
+            cmd += [f"--position={name}" for name in args.position]
             runs[tree].append(
                 json.loads(subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout)
             )
