@@ -574,32 +574,28 @@ class IsmctsPlayer:
         builds than it lists) ends the playout there, to be evaluated as it stands: the hands it was reached with
         are imagined, and the real game may never meet it (the decision goes on; the real position's moves were
         listed)."""
-        try:
-            self._play_policy(state, weights, over)
-        except LimitError:
-            return
-
-    def _play_policy(self, state: State, weights: Sequence[float], over: bool) -> None:
-        """:meth:`_playout`'s plies."""
         plies = 0
         depth = self.depth
         risk = self.risk
-        if state.game.has_builds:  # the moves depend on the builds too: listed each time
+        try:
+            if state.game.has_builds:  # the moves depend on the builds too: listed each time
+                while plies < depth and not over:
+                    over = play(state, self._playout_move(state, state.raw_moves(), weights, plies < risk))
+                    plies += 1
+                return
+            # Without builds the legal moves are a function of the hand to move and the table (in its order, which
+            # may order the list): playouts from one position meet the same pairs again and again (about half of
+            # the lists of a search), so the search keeps them. The lists are read, never changed.
+            known = self._legal
             while plies < depth and not over:
-                over = play(state, self._playout_move(state, state.raw_moves(), weights, plies < risk))
+                key = (tuple(state.hands[state.to_move]), tuple(state.table))
+                legal = known.get(key)
+                if legal is None:
+                    legal = known[key] = state.raw_moves()
+                over = play(state, self._playout_move(state, legal, weights, plies < risk))
                 plies += 1
+        except LimitError:
             return
-        # Without builds the legal moves are a function of the hand to move and the table (in its order, which
-        # may order the list): playouts from one position meet the same pairs again and again (about half of
-        # the lists of a search), so the search keeps them. The lists are read, never changed.
-        known = self._legal
-        while plies < depth and not over:
-            key = (tuple(state.hands[state.to_move]), tuple(state.table))
-            legal = known.get(key)
-            if legal is None:
-                legal = known[key] = state.raw_moves()
-            over = play(state, self._playout_move(state, legal, weights, plies < risk))
-            plies += 1
 
     def _playout_move(self, state: State, legal: list[RawMove], weights: Sequence[float], risk: bool) -> RawMove:
         if len(legal) == 1:
@@ -636,15 +632,14 @@ class IsmctsPlayer:
         team_of = state.game.players.team_of
         opponent = team_of[(state.to_move + 1) % state.game.num_players] != team_of[state.to_move]
         threats = self._threats
-
         # max(legal, key=value) written out: the first of the best moves. A threat left to an opponent only lowers
         # a move's worth, so on long lists the moves are taken best worth first (of equal worth, in their order),
         # and the first whose worth cannot reach the best found ends the loop: the same move, fewer threats weighed.
         # Not where the rules have builds: a build and the placement of its card share a threat's cache key (the
         # table left and the card placed), so the threat found would depend on which of them was weighed first
         moves = legal
-        rank: list[int] = []  # ranked: each move's position in legal
-        worths: list[float] = []  # ranked: each move's worth before its threat, in the ranked order
+        rank: Sequence[int] = ()  # ranked: each move's position in legal (a tuple when not: nothing allocated)
+        worths: Sequence[float] = ()  # ranked: each move's worth before its threat, in the ranked order
         if hand and opponent and len(legal) >= RANKED_FROM and not state.game.has_builds:
             rank, worths = self._by_worth(legal, weights, bonus)
             moves = [legal[i] for i in rank]
