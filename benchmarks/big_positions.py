@@ -73,8 +73,8 @@ def child(limit: float, only: list[str]) -> dict[str, float]:
     rest = [c for c in ids if c not in {c for h in hands for c in h}]
     plain34 = plain.position(hands=hands, table=rest, to_move=0, last_capturer=0)
     out: dict[str, float] = {}
-    positions = (("table30", table30), ("misere34", misere34), ("plain25", plain25), ("plain34", plain34))
-    for label, state in positions:
+    cases = (("table30", table30), ("misere34", misere34), ("plain25", plain25), ("plain34", plain34))
+    for label, state in cases:
         if only and label not in only:
             continue
         card_weights(state.game)  # computed once per variant and process: not part of a decision

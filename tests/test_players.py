@@ -16,7 +16,7 @@ from piglia.players import Player, RandomPlayer, make_player
 from piglia.players.greedy import GreedyPlayer, best_values, expected_max, move_value
 from piglia.players.ismcts import IsmctsPlayer, _order_chances
 from piglia.players.knowledge import card_weights, determinize
-from piglia.state import Game, State
+from piglia.state import Game, RawMove, State
 from piglia.tournament import tournament
 from piglia.variant import Variant
 
@@ -227,7 +227,7 @@ def test_playout_policy_ranks_long_move_lists_to_the_same_move(
             except LimitError:  # the table grew past what the engine lists (sets of Tablanette)
                 break
             if len(legal) >= ismcts.RANKED_FROM:
-                moves = []
+                moves: list[RawMove | None] = []
                 try:
                     for ranked_from in (10**9, ismcts.RANKED_FROM):
                         monkeypatch.setattr(ismcts, "RANKED_FROM", ranked_from)
