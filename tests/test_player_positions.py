@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -345,6 +346,47 @@ def test_a_limit_met_in_an_imagined_position_ends_only_that_playout() -> None:
     big = game.position(hands=hands, table=small[:20], to_move=0, last_capturer=0)
     with pytest.raises(LimitError, match=r"^builds\.multiple: the .* more than 20000 multiple builds of 7 on a table"):
         big.legal_moves()
+
+
+NO_AWARDS = Path(__file__).parent / "variants" / "escoba-no-awards.yaml"
+
+
+def test_the_safety_net_covers_the_whole_decision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ismcts's ``seconds`` is a safety net over the whole decision: past it, no playout starts, and the reading of
+    the plays and greedy's prior (which value moves one by one: thousands on this table) stop too. Escoba without
+    awards (F5; capture optional): 22 small cards on the table, three placements made, 4,000-odd moves."""
+    from piglia.players import greedy
+
+    game = Game(piglia.load_variant(NO_AWARDS))
+    ids = [c.id for c in game.variant.deck.cards]
+    hands = [["1o", "2o", "3o"], ["1c", "2c", "3c"]]
+    rest = [c for c in ids if c not in {c for h in hands for c in h}]
+    table = [c for c in rest if c[0] in "1234567"][:22]
+    state = game.position(hands=hands, table=table, stock=[c for c in rest if c not in table], to_move=0)
+    for text in ("1o", "1c", "2o"):
+        state.push({str(m): m for m in state.legal_moves()}[text])
+    moves = state.legal_moves()
+    valued = 0
+    with_reply = greedy._with_reply
+
+    def counted(*args: Any) -> tuple[float, float]:
+        nonlocal valued
+        valued += 1
+        return with_reply(*args)
+
+    monkeypatch.setattr(greedy, "_with_reply", counted)
+    counts = []
+    for spec in ("ismcts:seconds=0:iterations=1", "ismcts:seconds=0.000000001"):
+        valued = 0
+        player = make_player(spec, 1)
+        assert player.choose(state.view(state.to_move), moves) in moves
+        counts.append(valued)
+    assert player.last_iterations == 0  # type: ignore[attr-defined]  # no playout after the net
+    # without the net the reading values each play read and each unseen card's best play on its table, and the
+    # prior greedy's best moves (34 valuations here); with it, only what comes before any check of the clock: the
+    # two plays read themselves and the prior's first move
+    assert counts[1] <= 3
+    assert counts[0] > 5 * counts[1]
 
 
 def test_endgame_samples_the_hidden_hands_unless_one_hand_holds_them(scopa: Variant) -> None:

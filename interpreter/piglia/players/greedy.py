@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import heapq
 import random
+import time
 from collections.abc import Sequence
-from math import comb
+from math import comb, inf
 
 from piglia.errors import LimitError
 from piglia.moves import BuildRaw, Move
@@ -178,7 +179,12 @@ def _with_reply(
 
 
 def best_values(
-    state: State, raws: Sequence[RawMove], unseen: Sequence[int], weights: Sequence[float], count: int
+    state: State,
+    raws: Sequence[RawMove],
+    unseen: Sequence[int],
+    weights: Sequence[float],
+    count: int,
+    deadline: float = inf,
 ) -> dict[int, float]:
     """The greedy values (:func:`move_value`) of the moves ``raws`` that may be among the ``count`` best, by
     position in ``raws``: the ``count`` best by value, ties to the first, are the same as over every move's value.
@@ -188,11 +194,20 @@ def best_values(
     player is an opponent (each card's best reply is worth at least nothing, and it is subtracted), so the moves
     are valued in the order of their worth now, and once ``count`` of them rank above the next one's worth now
     (of equal values the first ranks higher), no move left can enter the best. Where a move leaves a partner to
-    play, whose reply adds to its worth, every move is valued."""
+    play, whose reply adds to its worth, every move is valued.
+
+    With a ``deadline`` (on :func:`time.perf_counter`'s clock: a caller's safety net), no move is valued after it
+    has passed but the first: the values are those of the moves valued by then."""
     team_of = state.game.players.team_of
     team = team_of[state.to_move]
+    timed = deadline < inf
     if count >= len(raws):
-        return {i: move_value(state, raw, unseen, weights) for i, raw in enumerate(raws)}
+        every: dict[int, float] = {}
+        for i, raw in enumerate(raws):
+            if timed and every and time.perf_counter() > deadline:
+                break
+            every[i] = move_value(state, raw, unseen, weights)
+        return every
     now: list[float] = []
     # the positions after each move, kept for its valuation where there are few (thousands of moves would hold
     # thousands of positions: those are played again when valued)
@@ -214,6 +229,8 @@ def best_values(
     best: list[tuple[float, int]] = []
     for i in order:
         if bounded and len(best) >= count and (now[i], -i) < best[0]:
+            break
+        if timed and values and time.perf_counter() > deadline:
             break
         after = kept[i] if kept is not None else immediate(state, raws[i], weights)[1]
         value = values[i] = _with_reply(team, now[i], after, unseen, weights)[0]

@@ -31,6 +31,7 @@ Nothing here names a game: the plays worth making are the rules' own bonuses and
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Sequence
 
 from piglia.errors import LimitError
@@ -63,23 +64,25 @@ class Reader:
         self._deal: int | None = None  # the deal the regrets are of: a new deal starts afresh (bounded memory)
 
     def factors(
-        self, view: SeatView, game: Game, position: State, weights: Sequence[float]
+        self, view: SeatView, game: Game, position: State, weights: Sequence[float], deadline: float = math.inf
     ) -> dict[int, dict[int, float]]:
         """Per other seat with something read: card index -> likelihood factor (below 1; cards not listed: 1).
 
         ``position`` is a full position consistent with the view (its hidden cards are not read): it lends the
-        rules' bookkeeping (stock, piles, deal) to the rebuilt positions of the past plays."""
+        rules' bookkeeping (stock, piles, deal) to the rebuilt positions of the past plays. Past ``deadline`` (on
+        :func:`time.perf_counter`'s clock: the player's safety net) no more is read: what was read counts, and the
+        next decision reads on from there."""
         if self.beta <= 0:
             return {}
         out: dict[int, dict[int, float]] = {}
-        for seat, regret in self.regrets(view, game, position, weights).items():
+        for seat, regret in self.regrets(view, game, position, weights, deadline).items():
             factors = {c: max(math.exp(-self.beta * r), self.floor) for c, r in regret.items() if r > 0}
             if factors:
                 out[seat] = factors
         return out
 
     def regrets(
-        self, view: SeatView, game: Game, position: State, weights: Sequence[float]
+        self, view: SeatView, game: Game, position: State, weights: Sequence[float], deadline: float = math.inf
     ) -> dict[int, dict[int, float]]:
         """Per other seat with plays to read: each unseen card's regret, how much better its best play was than
         the plays the seat made since its hand was dealt, summed over them (0: nothing said against it). What
@@ -113,9 +116,9 @@ class Reader:
             for i in idx:
                 if i not in tables:  # before where the table could be rebuilt: not read
                     continue
-                known = self._read(view.deal, i, plays, tables[i], position, unseen, weights)
+                known = self._read(view.deal, i, plays, tables[i], position, unseen, weights, deadline)
                 for c in unseen:
-                    regret[c] += known[c]
+                    regret[c] += known.get(c, 0.0)  # a card not read before the deadline: nothing said of it
             out[seat] = regret
         return out
 
@@ -162,8 +165,10 @@ class Reader:
         position: State,
         unseen: list[int],
         weights: Sequence[float],
+        deadline: float,
     ) -> dict[int, float]:
-        """Per unseen card: how much better its best play was than play ``i`` (0 if not), on the table it met."""
+        """Per unseen card: how much better its best play was than play ``i`` (0 if not), on the table it met;
+        the cards not read before ``deadline`` are missing."""
         seat, card, captured = plays[i]
         key = (deal, i, seat, card, captured, tuple(table))  # the table too: a player may be kept for a new match
         known = self._regrets.get(key)
@@ -182,7 +187,10 @@ class Reader:
         except LimitError:  # a card would have had more captures than the engine lists: the play is not read
             known.update(dict.fromkeys(missing, 0.0))
             return known
+        timed = deadline < math.inf
         for c, caps in zip(missing, options, strict=True):
+            if timed and time.perf_counter() > deadline:
+                break
             past.hands[seat] = [c, *rest]
             raws: list[RawMove] = [(c, cap) for cap in caps]
             if not caps or not capture.mandatory:

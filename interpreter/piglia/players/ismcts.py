@@ -198,7 +198,8 @@ def _check_options(**options: tuple[Any, float, float, bool]) -> None:
 
 class IsmctsPlayer:
     """ISMCTS with determinization. ``iterations`` is the budget (play is reproducible for a seed);
-    ``seconds`` is only a safety net (no iteration starts after it; ``0``: none); ``seed`` fixes its random
+    ``seconds`` is only a safety net (past it no iteration starts, and the reading of the plays, greedy's prior
+    and the deal-end solve stop; ``0``: none); ``seed`` fixes its random
     choices. See the module text for the other options."""
 
     name = "ismcts"
@@ -353,7 +354,7 @@ class IsmctsPlayer:
         root = Node(-1)
         self._anchor = None
         self._samples = {}
-        deal = self._determinizer(view, weights)
+        deal = self._determinizer(view, weights, deadline)
         # every position searched holds the view's piles with cards added after them: their weights are summed
         # once, then continued per position (the additions of summing the whole pile, in its order: the same
         # float where sum() adds one by one, as CPython 3.11 does; 3.12's compensated sum may differ in the last
@@ -364,7 +365,8 @@ class IsmctsPlayer:
             guess = deal(self.rng)
             unseen = sorted(x.index for x in view.unseen)
             # only the moves that may be among those need a value when the root keeps no others
-            valued = best_values(guess, raw, unseen, weights, self.width if narrowed else len(raw))
+            # (the safety net may stop it: the moves it did not value get no prior, and the playouts judge them)
+            valued = best_values(guess, raw, unseen, weights, self.width if narrowed else len(raw), deadline)
             greedy = {raw[i]: valued[i] for i in sorted(valued)}  # in raw's order: ties go to the first
             if self._equity is not None and self.prior > 0:
                 # greedy's values are points: the prior is the chance of winning they add to the guessed deal's
@@ -387,7 +389,7 @@ class IsmctsPlayer:
                 candidates = set(sorted(greedy, key=lambda m: -greedy[m])[: self.width])
             if self.prior > 0:
                 for m in raw:
-                    if candidates is None or m in candidates:
+                    if (candidates is None or m in candidates) and m in greedy_prior:
                         child = Node(view.team)
                         child.visits = child.available = self.prior
                         child.reward = self.prior * greedy_prior[m]
@@ -414,15 +416,16 @@ class IsmctsPlayer:
         self._ordered = ordered_table(game)
         self._bits = [1 << i for i in range(len(weights))]
 
-    def _determinizer(self, view: SeatView, weights: Sequence[float]) -> Determinizer:
-        """Deals of the hidden cards for this view: uniform, or weighted by what the plays say (``infer``)."""
+    def _determinizer(self, view: SeatView, weights: Sequence[float], deadline: float) -> Determinizer:
+        """Deals of the hidden cards for this view: uniform, or weighted by what the plays say (``infer``; the
+        reading stops at ``deadline``, the safety net)."""
         deal = Determinizer(view)
         if self.reader.beta <= 0:
             return deal
         # a position of the view for the reader's rebuilt past positions: its hidden cards from a generator of
         # its own, so that the search's draws do not depend on it; it also leaves the deals' template built
         position = deal(random.Random(0))
-        deal.factors = self.reader.factors(view, game_of(view), position, weights)
+        deal.factors = self.reader.factors(view, game_of(view), position, weights, deadline)
         return deal
 
     def _endgame(
@@ -437,7 +440,7 @@ class IsmctsPlayer:
         known = len(view.unseen) == sum(others) - shown and len(others) <= 1
         samples = 1 if known else max(self.samples, 1)
         totals = dict.fromkeys(raw, 0.0)
-        deal = self._determinizer(view, weights) if samples > 1 else Determinizer(view)
+        deal = self._determinizer(view, weights, budget.deadline) if samples > 1 else Determinizer(view)
         for done in range(samples):
             if done and interrupt.requested():
                 samples = done
