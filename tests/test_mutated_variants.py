@@ -4,7 +4,9 @@ The random variants of test_properties.py are drawn from the Scopa branch of the
 built-in file, whole (``extends`` applied), so the wider family's mechanics (builds, sets, a pile taken whole,
 face-down cards, declarations, instant wins, misere ends) meet values their authors did not write: a flag turned
 over, a number changed, an expression or a name moved from elsewhere in the files, a section emptied or taken out.
-docs/language.md, "Guarantees and limits": a file that validates can be played, replayed and described.
+docs/language.md, "Guarantees and limits": a file that validates can be played, replayed and described, and the AI
+players decide in it. For those, built-in files also swap whole sections (the combinations a scratch fuzz of
+issue 14's twentieth and twenty-first passes found errors in: builds with declarations, builds under a misere end).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 import piglia
+from piglia.errors import LimitError
+from piglia.players import make_player
 from piglia.rulespage import render_markdown
 from piglia.spec import builtin_names, validate_file
 from piglia.state import Game
@@ -110,3 +114,61 @@ def test_a_changed_built_in_file_is_refused_where_it_is_wrong_or_plays(
     events = play_checked(game, seed, lambda moves: moves[rng.randrange(len(moves))])
     check_points_add_up(game, events)
     replays_clean(events, variant)
+
+
+SECTIONS = ("deck", "players", "deal", "capture", "builds", "declarations", "bonuses", "leftover", "awards", "match")
+
+
+@st.composite
+def crossed(draw: st.DrawFn) -> tuple[str, list[str], dict[str, Any]]:
+    """A built-in file with one to three of its sections taken from another built-in file, or taken out: rules
+    that meet mechanics their authors never combined (builds under a misere end, declarations with builds)."""
+    name, other = draw(st.lists(st.sampled_from(builtin_names()), min_size=2, max_size=2, unique=True))
+    data = copy.deepcopy(whole(name))
+    changes = []
+    for _ in range(draw(st.integers(1, 3))):
+        section = draw(st.sampled_from(SECTIONS))
+        if section in whole(other):
+            data[section] = copy.deepcopy(whole(other)[section])
+            changes.append(f"{section} from {other}")
+        elif section in data:
+            del data[section]
+            changes.append(f"{section} taken out")
+    return name, changes, data
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=st.one_of(crossed(), mutated()), seed=st.integers(0, 2**32), plies=st.integers(0, 80))
+def test_the_ai_players_decide_under_changed_rules(
+    case: tuple[str, list[str], dict[str, Any]], seed: int, plies: int
+) -> None:
+    """Under a file that validates, greedy and ismcts choose a legal move in any position random play reaches (docs/
+    language.md, "Guarantees and limits"). A limit of the engine may stop the game where the real position reaches
+    it, never inside a decision: a position the players only imagine ends that line of their search."""
+    name, changes, data = case
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{name}-changed.yaml"
+        path.write_text(yaml.safe_dump({"name": f"{name}-changed", **data}, sort_keys=False, allow_unicode=True))
+        if validate_file(str(path)):
+            event("refused")
+            return
+        event("validated")
+        game = Game(piglia.load_variant(str(path)))
+    rng = random.Random(seed)
+    state = game.new_match(seed, log=False)
+    try:
+        for _ in range(plies):
+            if state.over:
+                return
+            moves = state.raw_moves()
+            state.push_raw(moves[rng.randrange(len(moves))])
+        if state.over:
+            return
+        moves_now = state.legal_moves()
+    except LimitError:  # the real position passed a limit: the game stops with its message, as it should
+        event("real limit")
+        return
+    for spec in ("greedy", "ismcts:iterations=8:seconds=0"):
+        player = make_player(spec, seed)
+        move = player.choose(state.view(state.current_seat), moves_now)
+        assert move in moves_now, (changes, spec)
