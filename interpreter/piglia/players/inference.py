@@ -175,7 +175,8 @@ class Reader:
         missing = unseen if known is None else [c for c in unseen if c not in known]
         if known is None:
             known = self._regrets[key] = {}
-        if not missing:
+        timed = deadline < math.inf
+        if not missing or (timed and time.perf_counter() > deadline):
             return known
         past, hidden = self._past(position, plays, i, table)
         hand = past.hands[seat]
@@ -187,7 +188,6 @@ class Reader:
         except LimitError:  # a card would have had more captures than the engine lists: the play is not read
             known.update(dict.fromkeys(missing, 0.0))
             return known
-        timed = deadline < math.inf
         for c, caps in zip(missing, options, strict=True):
             if timed and time.perf_counter() > deadline:
                 break
