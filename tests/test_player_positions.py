@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import piglia
-from conftest import endgames, minimax_to_deal_end
+from conftest import endgames, load_benchmark, minimax_to_deal_end
 from piglia.errors import LimitError, PigliaError
 from piglia.players import make_player
 from piglia.state import Game, State
@@ -306,25 +306,7 @@ def test_the_solver_budget_option_is_checked() -> None:
 
 MISERE_BUILDS = Path(__file__).parent / "variants" / "misere-builds.yaml"
 # a match of those rules (seed 36, ismcts against greedy): its first 17 plays, which leave 21 cards on the table
-MISERE_BUILDS_PLAYS = [
-    "Ac",
-    "5d",
-    "2c",
-    "6s",
-    "Cc",
-    "Cb",
-    "4d",
-    "Ab",
-    "3d",
-    "Rd",
-    "3s",
-    "5s",
-    "7d",
-    "Fc",
-    "6d",
-    "2s",
-    "Fb",
-]
+MISERE_BUILDS_PLAYS = "Ac 5d 2c 6s Cc Cb 4d Ab 3d Rd 3s 5s 7d Fc 6d 2s Fb"
 
 
 def test_a_limit_met_in_an_imagined_position_ends_only_that_playout() -> None:
@@ -334,13 +316,13 @@ def test_a_limit_met_in_an_imagined_position_ends_only_that_playout() -> None:
     and the decision is made. When the real position passes a limit, the error says which and where."""
     game = Game(piglia.load_variant(MISERE_BUILDS))
     state = game.new_match(36)
-    for text in MISERE_BUILDS_PLAYS:
+    for text in MISERE_BUILDS_PLAYS.split():
         state.push({str(m): m for m in state.legal_moves()}[text])
     moves = state.legal_moves()
     player = make_player("ismcts:iterations=40:seconds=0", 36)
     assert player.choose(state.view(state.current_seat), moves) in moves
     assert player.last_iterations == 40  # type: ignore[attr-defined]
-    # the real table with the 7 of coins to play into: 16 small cards give far more than 20,000 multiple builds
+    # a real table of 20 small cards, the 7 of coins held: far more than 20,000 multiple builds of 7
     hands = [["Ad", "7d"], ["Rc"]]
     small = [c.id for c in game.variant.deck.cards if game.variant.deck.value_of[c.index] < 7 and c.id != "Ad"]
     big = game.position(hands=hands, table=small[:20], to_move=0, last_capturer=0)
@@ -357,14 +339,7 @@ def test_the_safety_net_covers_the_whole_decision(monkeypatch: pytest.MonkeyPatc
     awards (F5; capture optional): 22 small cards on the table, three placements made, 4,000-odd moves."""
     from piglia.players import greedy
 
-    game = Game(piglia.load_variant(NO_AWARDS))
-    ids = [c.id for c in game.variant.deck.cards]
-    hands = [["1o", "2o", "3o"], ["1c", "2c", "3c"]]
-    rest = [c for c in ids if c not in {c for h in hands for c in h}]
-    table = [c for c in rest if c[0] in "1234567"][:22]
-    state = game.position(hands=hands, table=table, stock=[c for c in rest if c not in table], to_move=0)
-    for text in ("1o", "1c", "2o"):
-        state.push({str(m): m for m in state.legal_moves()}[text])
+    state = load_benchmark("big_positions").plain25(Game(piglia.load_variant(NO_AWARDS)))
     moves = state.legal_moves()
     valued = 0
     with_reply = greedy._with_reply
