@@ -62,6 +62,20 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
     assert refused.returncode == 1 and "exists" in refused.stderr
 
 
+def test_a_match_past_an_engine_limit_stops_with_the_message_and_keeps_the_record(tmp_path: Path) -> None:
+    """Tablanette whose sets kind allows 2 captures a card (T2.1; a file that validates): with seed 0 the first
+    position already has a card with more. The game says why it cannot go on and where the record so far is."""
+    (tmp_path / "tight.yaml").write_text(
+        "name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n"
+    )
+    result = run_piglia("play", "tight.yaml", "--seed", "0", "--record", "t.jsonl", stdin="1\n" * 10, cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    assert result.stderr.startswith("piglia: the match cannot go on: capture.kinds.sets: the ")
+    assert result.stderr.rstrip().endswith("; the record so far is in t.jsonl")
+    events = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert events[0]["event"] == "header" and events[1]["event"] == "deal"
+
+
 def test_a_whole_brescian_deal_with_an_ai_partner(tmp_path: Path) -> None:
     """B0.1: partners sit opposite (seats 0 and 2): the person plays seat 0, an AI the partner; B1.1 and B4.4:
     twelve cards each and one deal, played to the end."""

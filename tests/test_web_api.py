@@ -624,6 +624,37 @@ def test_an_uploaded_variant_is_played_and_recorded(client: TestClient) -> None:
     assert header["variant"] == "scopa-21"
 
 
+# Tablanette (T2.1: any number of disjoint sets in one play) with its sets kind allowed at most 2 captures a card:
+# the file validates, and most matches soon reach a table where a card has more (the kind's limit)
+TIGHT_LIMIT = "name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n"
+
+
+def test_a_match_past_an_engine_limit_stops_with_the_message_never_a_server_error(client: TestClient) -> None:
+    """An uploaded rule file that validates may reach a position past one of the engine's limits (docs/language.md,
+    "Guarantees and limits"): the match stops there, its state says why, and moves and the coach get 409 with the
+    limit's message; no answer is a server error."""
+    stopped = 0
+    for seed in range(8):
+        r = client.post("/api/games", json={"rules": TIGHT_LIMIT, "rules_name": "tight.yaml", "seed": seed})
+        assert r.status_code == 201
+        game_id = r.json()["id"]
+        game = client.get(f"/api/games/{game_id}").json()
+        while not game["finished"] and game["stopped"] is None:
+            r = client.post(f"/api/games/{game_id}/moves", json={"move": 0})
+            assert r.status_code == 200, r.text
+            game = r.json()
+        if game["stopped"] is None:
+            continue
+        stopped += 1
+        assert game["stopped"].startswith("capture.kinds.sets: the ") and "more than 2 captures" in game["stopped"]
+        assert game["to_move"] is None and game["legal_moves"] == [] and not game["finished"]
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": 0})
+        assert r.status_code == 409 and "the match has stopped: capture.kinds.sets" in r.json()["error"]
+        assert client.get(f"/api/games/{game_id}/coach").status_code == 409
+        assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert stopped >= 4
+
+
 # -- the page's own needs ---------------------------------------------------------------------------------
 
 

@@ -303,6 +303,24 @@ def test_an_uploaded_rule_file_shows_its_located_errors(page: Any, server: str, 
     assert page.locator("#title").inner_text() == "Short Scopa"
 
 
+def test_a_match_past_an_engine_limit_says_why_it_stopped(page: Any, server: str, tmp_path: Path) -> None:
+    """Tablanette whose sets kind allows 2 captures a card (a file that validates): with seed 0 the first position
+    already has a card with more, so the match stops at once. The page says why and offers a new match instead of
+    the play buttons (docs/web.md)."""
+    tight = tmp_path / "tight.yaml"
+    tight.write_text("name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n")
+    page.goto(f"{server}/?lang=en")
+    page.set_input_files("#f-rules", str(tight))
+    sync_api.expect(page.locator(".rules-result .ok")).to_be_visible()
+    page.fill("#f-seed", "0")
+    page.click("#f-start")
+    status = page.locator("#status")
+    sync_api.expect(status).to_contain_text("The match cannot go on: capture.kinds.sets: the ")
+    assert "more than 2 captures" in status.inner_text()
+    assert page.locator("#play").is_hidden()
+    sync_api.expect(page.locator("#over-actions button")).to_have_text("New match")
+
+
 def test_a_rule_file_chosen_while_the_page_loads_is_checked(page: Any, server: str, tmp_path: Path) -> None:
     """A file chosen before the page's messages have arrived is checked once they are in, not lost (the page
     listened for the choice only after loading them, so a quick user, or a loaded machine, lost the upload)."""

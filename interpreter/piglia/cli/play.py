@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, load, out_console
-from piglia.errors import PigliaError
+from piglia.errors import LimitError, PigliaError
 from piglia.events import RecordEvent
 from piglia.locales import languages
 from piglia.moves import Move
@@ -434,6 +434,8 @@ def run(args: argparse.Namespace) -> int:
         out.print()
     except RecordWriteError as exc:
         problem = str(exc)
+    except LimitError as exc:  # the position passed one of the engine's limits: the match cannot go on
+        problem = f"the match cannot go on: {exc}"
     except (BrokenPipeError, SystemExit):  # the display is gone (``| head``): stop, keep the record
         out.quiet = True
         problem = "the output was closed; game stopped"

@@ -172,11 +172,13 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
             "reason": end.get("reason") and (texts.reason("instant_win") or end["reason"]),
         }
     match = game.variant.match
+    playing = not finished and session.stopped is None
     return {
         "id": session.id,
         "finished": finished,
-        "to_move": None if finished else view.to_move,
-        "legal_moves": move_marks(state, texts) if not finished and view.to_move == seat else [],
+        "stopped": session.stopped,  # the limit's message when the match stopped before its end (docs/web.md)
+        "to_move": view.to_move if playing else None,
+        "legal_moves": move_marks(state, texts) if playing and view.to_move == seat else [],
         "variant": {**variant_json(texts), "uploaded": session.uploaded},
         "lang": texts.lang,
         "opponents": session.opponents,

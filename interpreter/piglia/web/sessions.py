@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from piglia.errors import IllegalMoveError, PigliaError
+from piglia.errors import IllegalMoveError, LimitError, PigliaError
 from piglia.moves import Move
 from piglia.players import Player, coach, make_player
 from piglia.reasons import illegal_reason
@@ -58,6 +58,9 @@ class GameSession:
     coach_iterations: int = coach.DEFAULT_ITERATIONS
     turn: int = 0  # the person's moves so far: the coach's advice is kept for the turn it was asked on
     advice: tuple[int, list[coach.Advice]] | None = None
+    # why the match stopped before its end: the message of the engine's limit its position passed (a position
+    # offering more moves, captures or builds than the engine lists, which only some uploaded rules reach)
+    stopped: str | None = None
     # per turn the coach advised: (deal, the advice, the move the person then played), for the deal's review
     coached: list[tuple[int, list[coach.Advice], Move]] = field(default_factory=list)
 
@@ -77,13 +80,19 @@ class GameSession:
         return self.state.game
 
     def advance(self) -> None:
-        """Let the AI seats play until it is the person's turn or the match is over."""
+        """Let the AI seats play until it is the person's turn or the match is over. A position past one of the
+        engine's limits stops the match there (:attr:`stopped`), its turn's moves unlisted."""
         state = self.state
-        while not state.is_terminal() and state.current_seat != self.seat:
-            seat = state.current_seat
-            moves = state.legal_moves()
-            move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
-            state.push(move)
+        try:
+            while not state.is_terminal() and state.current_seat != self.seat:
+                seat = state.current_seat
+                moves = state.legal_moves()
+                move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
+                state.push(move)
+            if not state.is_terminal():
+                state.legal_moves()  # the person's turn: its moves must be listable too
+        except LimitError as exc:
+            self.stopped = str(exc)
 
     def play(self, move: int | str, lang: str | None = None) -> Move:
         """Play the person's move, given by its index in the legal moves or by its notation; then the AIs'.
@@ -92,6 +101,8 @@ class GameSession:
         state = self.state
         if state.is_terminal():
             raise NotYourTurn("the match is over")
+        if self.stopped is not None:
+            raise NotYourTurn(f"the match has stopped: {self.stopped}")
         if state.current_seat != self.seat:
             raise NotYourTurn(f"it is seat {state.current_seat}'s turn, not yours")
         moves = state.legal_moves()
@@ -121,7 +132,7 @@ class GameSession:
         only): every legal move with its estimate, best first. Worked out once per turn; the same match gives the
         same advice. The move then played is kept for the deal's :meth:`review`."""
         state = self.state
-        if state.is_terminal() or state.current_seat != self.seat:
+        if state.is_terminal() or state.current_seat != self.seat or self.stopped is not None:
             raise NotYourTurn("the coach advises on your turn")
         if self.advice is None or self.advice[0] != self.turn:
             view, moves = state.view(self.seat), state.legal_moves()

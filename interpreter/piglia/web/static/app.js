@@ -535,9 +535,11 @@ function renderHand() {
     over.append(el("a", { class: "button primary", href: `/api/games/${G.id}/record`,
       download: `piglia-${G.variant.name}.jsonl` }, t("download")),
     el("button", { type: "button", onclick: newMatch }, t("new_match")));
+  } else if (G.stopped) {  // past one of the engine's limits: the match cannot go on (renderStatus says why)
+    over.append(el("button", { type: "button", class: "primary", onclick: newMatch }, t("new_match")));
   }
   $("hand").classList.toggle("many", G.hand.length > 7);
-  $("play").hidden = $("cancel").hidden = G.finished;
+  $("play").hidden = $("cancel").hidden = G.finished || Boolean(G.stopped);
   $("play").disabled = selected === null || busy;
   $("play").textContent = chosen ? `${t("play")}: ${moveWords(chosen.card, chosen.captured, chosen.build)}` : t("play");
   $("cancel").disabled = selected === null;
@@ -552,6 +554,9 @@ function renderStatus() {
     status.classList.add(message.kind);
   } else if (busy) {
     text = t("thinking");
+  } else if (G.stopped) {
+    text = t("stopped", { message: G.stopped });
+    status.classList.add("error");
   } else if (G.finished) {
     const r = G.result;
     const score = r.totals.join("–");
