@@ -631,8 +631,8 @@ TIGHT_LIMIT = "name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n
 
 def test_a_match_past_an_engine_limit_stops_with_the_message_never_a_server_error(client: TestClient) -> None:
     """An uploaded rule file that validates may reach a position past one of the engine's limits (docs/language.md,
-    "Guarantees and limits"): the match stops there, its state says why, and moves and the coach get 409 with the
-    limit's message; no answer is a server error."""
+    "Guarantees and limits"): the match stops there, its state says why, moves and the coach get 409 with the
+    limit's message, and its record so far can be downloaded; no answer is a server error."""
     stopped = 0
     for seed in range(8):
         r = client.post("/api/games", json={"rules": TIGHT_LIMIT, "rules_name": "tight.yaml", "seed": seed})
@@ -652,6 +652,12 @@ def test_a_match_past_an_engine_limit_stops_with_the_message_never_a_server_erro
         assert r.status_code == 409 and "the match has stopped: capture.kinds.sets" in r.json()["error"]
         assert client.get(f"/api/games/{game_id}/coach").status_code == 409
         assert client.get(f"/api/games/{game_id}").status_code == 200
+        # played no further, its record so far can be taken away (to replay, or to report the rule file)
+        record = client.get(f"/api/games/{game_id}/record")
+        assert record.status_code == 200
+        events = [json.loads(line) for line in record.text.splitlines()]
+        assert events[0]["event"] == "header" and events[0]["seed"] == seed
+        assert not any(e["event"] == "match_end" for e in events)
     assert stopped >= 4
 
 

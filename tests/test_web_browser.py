@@ -305,8 +305,8 @@ def test_an_uploaded_rule_file_shows_its_located_errors(page: Any, server: str, 
 
 def test_a_match_past_an_engine_limit_says_why_it_stopped(page: Any, server: str, tmp_path: Path) -> None:
     """Tablanette whose sets kind allows 2 captures a card (a file that validates): with seed 0 the first position
-    already has a card with more, so the match stops at once. The page says why and offers a new match instead of
-    the play buttons (docs/web.md)."""
+    already has a card with more, so the match stops at once. The page says why and offers the record so far and a
+    new match instead of the play buttons (docs/web.md)."""
     tight = tmp_path / "tight.yaml"
     tight.write_text("name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n")
     page.goto(f"{server}/?lang=en")
@@ -319,6 +319,7 @@ def test_a_match_past_an_engine_limit_says_why_it_stopped(page: Any, server: str
     assert "more than 2 captures" in status.inner_text()
     assert page.locator("#play").is_hidden()
     sync_api.expect(page.locator("#over-actions button")).to_have_text("New match")
+    assert page.locator("#over-actions a").get_attribute("href") == f"/api/games/{game(page)['id']}/record"
 
 
 def test_a_rule_file_chosen_while_the_page_loads_is_checked(page: Any, server: str, tmp_path: Path) -> None:

@@ -377,8 +377,9 @@ def create_app(store: GameStore | None = None) -> Starlette:
     async def record(request: Request) -> Response:
         session = session_of(request)
         with session.lock:
-            if not session.state.is_terminal():
-                # the record holds every hand and the seed: nobody sees it while the match is being played
+            if not session.state.is_terminal() and session.stopped is None:
+                # the record holds every hand and the seed: nobody sees it while the match is being played (a match
+                # stopped at an engine limit is played no further: its record so far is the way to report it)
                 raise ApiError(409, "the record is available when the match is over")
             lines = [dump_event(e) for e in session.state.events or []]
             seed = session.state.seed

@@ -531,12 +531,10 @@ function renderHand() {
   }
   const over = $("over-actions");
   over.replaceChildren();
-  if (G.finished) {
+  if (G.finished || G.stopped) {  // stopped: past one of the engine's limits, it cannot go on (renderStatus says why)
     over.append(el("a", { class: "button primary", href: `/api/games/${G.id}/record`,
       download: `piglia-${G.variant.name}.jsonl` }, t("download")),
     el("button", { type: "button", onclick: newMatch }, t("new_match")));
-  } else if (G.stopped) {  // past one of the engine's limits: the match cannot go on (renderStatus says why)
-    over.append(el("button", { type: "button", class: "primary", onclick: newMatch }, t("new_match")));
   }
   $("hand").classList.toggle("many", G.hand.length > 7);
   $("play").hidden = $("cancel").hidden = G.finished || Boolean(G.stopped);
