@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 import piglia
 from piglia.errors import LimitError
 from piglia.players import make_player
+from piglia.players.coach import advise
 from piglia.rulespage import render_markdown
 from piglia.spec import builtin_names, validate_file
 from piglia.state import Game
@@ -142,9 +143,10 @@ def crossed(draw: st.DrawFn) -> tuple[str, list[str], dict[str, Any]]:
 def test_the_ai_players_decide_under_changed_rules(
     case: tuple[str, list[str], dict[str, Any]], seed: int, plies: int
 ) -> None:
-    """Under a file that validates, greedy and ismcts choose a legal move in any position random play reaches (docs/
-    language.md, "Guarantees and limits"). A limit of the engine may stop the game where the real position reaches
-    it, never inside a decision: a position the players only imagine ends that line of their search."""
+    """Under a file that validates, greedy and ismcts choose a legal move in any position random play reaches, and
+    the coach rates every legal move (docs/language.md, "Guarantees and limits"). A limit of the engine may stop
+    the game where the real position reaches it, never inside a decision: a position the players only imagine ends
+    that line of their search."""
     name, changes, data = case
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"{name}-changed.yaml"
@@ -168,7 +170,12 @@ def test_the_ai_players_decide_under_changed_rules(
     except LimitError:  # the real position passed a limit: the game stops with its message, as it should
         event("real limit")
         return
+    view = state.view(state.current_seat)
     for spec in ("greedy", "ismcts:iterations=8:seconds=0"):
         player = make_player(spec, seed)
-        move = player.choose(state.view(state.current_seat), moves_now)
+        move = player.choose(view, moves_now)
         assert move in moves_now, (changes, spec)
+    if len(moves_now) <= 200:  # the coach values every move (a test's time, not a limit of the coach)
+        advice = advise(view, moves_now, iterations=8, seed=seed)
+        assert sorted(map(str, (a.move for a in advice))) == sorted(map(str, moves_now)), changes
+        assert advice[0].why, changes
