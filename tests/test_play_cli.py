@@ -65,10 +65,8 @@ def test_invalid_input_asks_again_and_eof_keeps_the_record(tmp_path: Path) -> No
 def test_a_match_past_an_engine_limit_stops_with_the_message_and_keeps_the_record(tmp_path: Path) -> None:
     """Tablanette whose sets kind allows 2 captures a card (T2.1; a file that validates): with seed 0 the first
     position already has a card with more. The game says why it cannot go on and where the record so far is."""
-    (tmp_path / "tight.yaml").write_text(
-        "name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n"
-    )
-    result = run_piglia("play", "tight.yaml", "--seed", "0", "--record", "t.jsonl", stdin="1\n" * 10, cwd=tmp_path)
+    tight = str(Path(__file__).parent / "data" / "tight.yaml")
+    result = run_piglia("play", tight, "--seed", "0", "--record", "t.jsonl", stdin="1\n" * 10, cwd=tmp_path)
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
     assert result.stderr.startswith("piglia: the match cannot go on: capture.kinds.sets: the ")
     assert result.stderr.rstrip().endswith("; the record so far is in t.jsonl")

@@ -624,9 +624,7 @@ def test_an_uploaded_variant_is_played_and_recorded(client: TestClient) -> None:
     assert header["variant"] == "scopa-21"
 
 
-# Tablanette (T2.1: any number of disjoint sets in one play) with its sets kind allowed at most 2 captures a card:
-# the file validates, and most matches soon reach a table where a card has more (the kind's limit)
-TIGHT_LIMIT = "name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n"
+TIGHT_LIMIT = (Path(__file__).parent / "data" / "tight.yaml").read_text()  # Tablanette, sets allowed 2 captures
 
 
 def test_a_match_past_an_engine_limit_stops_with_the_message_never_a_server_error(client: TestClient) -> None:

@@ -307,10 +307,8 @@ def test_a_match_past_an_engine_limit_says_why_it_stopped(page: Any, server: str
     """Tablanette whose sets kind allows 2 captures a card (a file that validates): with seed 0 the first position
     already has a card with more, so the match stops at once. The page says why and offers the record so far and a
     new match instead of the play buttons (docs/web.md)."""
-    tight = tmp_path / "tight.yaml"
-    tight.write_text("name: tight\nextends: tablanette\ncapture:\n  kinds:\n    sets:\n      limit: 2\n")
     page.goto(f"{server}/?lang=en")
-    page.set_input_files("#f-rules", str(tight))
+    page.set_input_files("#f-rules", str(Path(__file__).parent / "data" / "tight.yaml"))
     sync_api.expect(page.locator(".rules-result .ok")).to_be_visible()
     page.fill("#f-seed", "0")
     page.click("#f-start")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from math import comb, inf
 
 from piglia.errors import LimitError
+from piglia.mechanics.capture import Capture
 from piglia.moves import BuildRaw, Move
 from piglia.players.knowledge import (
     card_weights,
@@ -128,7 +129,7 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
     return values, bonuses, hand
 
 
-def _captures(after: State, cards: Sequence[int]) -> list[list[tuple[int, ...]]]:
+def _captures(after: State, cards: Sequence[int]) -> list[list[Capture]]:
     """Each of ``cards``'s captures if it were played next on ``after``'s table."""
     if after.game.has_builds:  # builds change what a card can take: ask the position
         return [[cap for cap, _kind in after.capture_options(card)] for card in cards]
@@ -200,11 +201,10 @@ def best_values(
     has passed but the first: the values are those of the moves valued by then."""
     team_of = state.game.players.team_of
     team = team_of[state.to_move]
-    timed = deadline < inf
     if count >= len(raws):
         every: dict[int, float] = {}
         for i, raw in enumerate(raws):
-            if timed and every and time.perf_counter() > deadline:
+            if every and time.perf_counter() > deadline:  # no deadline (inf): never past it
                 break
             every[i] = move_value(state, raw, unseen, weights)
         return every
@@ -230,7 +230,7 @@ def best_values(
     for i in order:
         if bounded and len(best) >= count and (now[i], -i) < best[0]:
             break
-        if timed and values and time.perf_counter() > deadline:
+        if values and time.perf_counter() > deadline:
             break
         after = kept[i] if kept is not None else immediate(state, raws[i], weights)[1]
         value = values[i] = _with_reply(team, now[i], after, unseen, weights)[0]

@@ -175,8 +175,7 @@ class Reader:
         missing = unseen if known is None else [c for c in unseen if c not in known]
         if known is None:
             known = self._regrets[key] = {}
-        timed = deadline < math.inf
-        if not missing or (timed and time.perf_counter() > deadline):
+        if not missing or time.perf_counter() > deadline:  # no deadline (inf): never past it
             return known
         past, hidden = self._past(position, plays, i, table)
         hand = past.hands[seat]
@@ -189,7 +188,7 @@ class Reader:
             known.update(dict.fromkeys(missing, 0.0))
             return known
         for c, caps in zip(missing, options, strict=True):
-            if timed and time.perf_counter() > deadline:
+            if time.perf_counter() > deadline:
                 break
             past.hands[seat] = [c, *rest]
             raws: list[RawMove] = [(c, cap) for cap in caps]

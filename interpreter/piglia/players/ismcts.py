@@ -52,6 +52,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from piglia import interrupt
@@ -143,7 +144,7 @@ class Budget:
     def spend(self) -> None:
         """Count one position; raise :class:`Unsolved` once none is left or the deadline has passed."""
         self.left -= 1
-        if self.left < 0 or (self.deadline != math.inf and time.perf_counter() > self.deadline):
+        if self.left < 0 or time.perf_counter() > self.deadline:  # no deadline (inf): never past it
             raise Unsolved
 
 
@@ -608,14 +609,7 @@ class IsmctsPlayer:
         bonus = state.bonus_points if self.bonuses else None
         weight = weights.__getitem__
         if self._sign < 0:  # misere: the greedy move of a playout takes the least worth, bonuses too
-
-            def worth(m: RawMove) -> float:
-                card, captured = m
-                if not captured:
-                    return -weights[card]
-                return (bonus(m) if bonus is not None else 0) + weights[card] + sum(weights[x] for x in captured)
-
-            return min(legal, key=worth)
+            return min(legal, key=partial(_worth_now, weights, bonus))
         # the cards the next player's reply is weighed over: every card the mover cannot see (expect), with the
         # chance of each being the best of the hand it holds, or one hand drawn from them
         order: list[float] = []
@@ -699,16 +693,8 @@ class IsmctsPlayer:
         legal: list[RawMove], weights: Sequence[float], bonus: Callable[[RawMove], int] | None
     ) -> tuple[list[int], list[float]]:
         """The positions of ``legal``'s moves (no builds among them), best worth first, and their worths in that
-        order: a move's worth before its threat, computed as :meth:`_playout_move` does (the same floats); of
-        equal worth, in their order."""
-        weight = weights.__getitem__
-        worth: list[float] = []
-        for m in legal:
-            card, captured = m
-            if captured:
-                worth.append((bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weight, captured)))
-            else:
-                worth.append(-weights[card])
+        order (:func:`_worth_now`); of equal worth, in their order."""
+        worth = list(map(partial(_worth_now, weights, bonus), legal))
         rank = sorted(range(len(legal)), key=worth.__getitem__, reverse=True)  # reverse keeps equal ones in order
         return rank, [worth[i] for i in rank]
 
@@ -882,6 +868,17 @@ class IsmctsPlayer:
                 points[team_of[b.owner]] += sum(map(weight, b.cards))
         sign = self._sign  # misere: fewer points are better, and rewards say "better"
         return [sign * p for p in points] if sign < 0 else points
+
+
+def _worth_now(weights: Sequence[float], bonus: Callable[[RawMove], int] | None, m: RawMove) -> float:
+    """What a playout move is worth before the threat it leaves, as :meth:`IsmctsPlayer._playout_move` values it
+    (the same floats): a capture its bonuses (``bonus``: None where ignored) and the weights of the cards it takes,
+    the played card's included; anything else, a build too, minus its card's weight (the playout loop values a
+    build by its cards; the ranked order, which uses this, never meets builds)."""
+    card, captured = m
+    if captured:
+        return (bonus(m) if bonus is not None else 0) + weights[card] + sum(map(weights.__getitem__, captured))
+    return -weights[card]
 
 
 _ORDER: dict[tuple[int, int], list[float]] = {}

@@ -90,7 +90,7 @@ class GameSession:
                 move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
                 state.push(move)
             if not state.is_terminal():
-                state.legal_moves()  # the person's turn: its moves must be listable too
+                state.raw_moves()  # the person's turn: its moves must be listable too
         except LimitError as exc:
             self.stopped = str(exc)
 
