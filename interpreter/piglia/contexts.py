@@ -53,9 +53,13 @@ PLAY_ATTRS: Mapping[str, T] = {"card": T.CARD, "captured": T.CARDS, "placed": T.
 assert tuple(PLAY_ATTRS) == PlayInfo._fields
 
 
-@dataclass(slots=True)
-class BonusEnv:
-    """The scope of a bonus: one play, just made."""
+class BonusEnv(NamedTuple):
+    """The scope of a bonus: one play, just made.
+
+    A named tuple, as :class:`PlayInfo`: one is made for every play a bonus may score on (every capture in some
+    games), and :func:`~piglia.scoring.score_play` makes it in C (``tuple.__new__``), without the Python
+    ``__init__`` a dataclass runs; a compiled expression reads its fields through C-level getters all the same.
+    """
 
     played: int
     captured: tuple[int, ...]

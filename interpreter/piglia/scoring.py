@@ -68,20 +68,24 @@ def score_play(
     pile: tuple[int, ...] = ()
     if reads.pile:
         pile = (*state.piles[team], card, *captured) if captured else tuple(state.piles[team])
-    env = BonusEnv(
-        card,
-        captured,
-        tuple(table) if reads.table_before else (),
-        table_after,
-        state.previous if reads.previous else NO_PLAY,
-        last_play,
-        seat,
-        team,
-        kind,
-        tuple([c for c in state.hands[seat] if c != card]) if reads.hand else (),
-        pile,
-        state.deal_no,
-        table[-1] if table else -1,  # the top card (mechanics/pile.py)
+    # made in C: a named tuple's own constructor is a Python function (see BonusEnv)
+    env = tuple.__new__(
+        BonusEnv,
+        (
+            card,
+            captured,
+            tuple(table) if reads.table_before else (),
+            table_after,
+            state.previous if reads.previous else NO_PLAY,
+            last_play,
+            seat,
+            team,
+            kind,
+            tuple([c for c in state.hands[seat] if c != card]) if reads.hand else (),
+            pile,
+            state.deal_no,
+            table[-1] if table else -1,  # the top card (mechanics/pile.py)
+        ),
     )
     scored = []
     for b in bonuses:

@@ -778,7 +778,7 @@ class State:
         if not self.plays:
             return NO_PLAY
         seat, card, captured = self.plays[-1]
-        return PlayInfo(card, captured, not captured, seat)
+        return tuple.__new__(PlayInfo, (card, captured, not captured, seat))  # in C (a bonus may read it every play)
 
     def bonus_points(self, raw: RawMove) -> int:
         """The bonus points the seat to move would score by playing ``raw`` (from :meth:`raw_moves`), without
