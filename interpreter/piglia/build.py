@@ -448,6 +448,11 @@ class VariantBuilder:
                         f"{size - table} cards after the table do not split evenly among {n} players",
                     )
                 hand = (size - table) // n
+                if not hand:  # as `hand: 0` would, which the schema refuses: nobody would ever have a card to play
+                    raise self.fail(
+                        self.where.newest(("deal", "table"), ("deal", "hand")),
+                        f"the table takes all {size} cards of the deck: no card is left for the hands",
+                    )
             else:
                 hand = int(spec["hand"])
             first = table + n * hand
