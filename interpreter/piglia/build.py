@@ -229,7 +229,7 @@ class VariantBuilder:
             from piglia.probe import probe_openings  # here: a remembered file skips it
 
             try:  # what a few random opening deals show (piglia.probe)
-                probe_openings(variant, self.fail)
+                probe_openings(variant, self.fail, newest=self.newest)
             except _Failed:
                 return None
         return variant

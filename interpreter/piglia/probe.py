@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
-from piglia.errors import PigliaError
+from piglia.errors import LimitError, PigliaError
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.variant import Variant
 from piglia.yamlpos import Path
@@ -34,10 +34,16 @@ REDEAL_SHARE = 0.95
 CAPTURE_SAMPLES = 40  # of them, those on which the captures of every hand card are counted (on big tables only)
 
 Fail = Callable[[Path, str], Exception]
+Newest = Callable[..., Path]  # of the paths given, the first the file being checked writes itself, else the first
 
 
-def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES) -> None:
-    """Deal ``samples`` random openings per player count; report (``fail(path, message)``) what they reveal."""
+def _first(*paths: Path) -> Path:
+    return paths[0]
+
+
+def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES, newest: Newest = _first) -> None:
+    """Deal ``samples`` random openings per player count; report (``fail(path, message)``) what they reveal. Where
+    two places of the file share the blame, ``newest`` says which one to point at (the one the file wrote)."""
     rng = random.Random("piglia-probe")
     size = len(variant.deck)
     for n in variant.player_counts:
@@ -53,7 +59,7 @@ def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES) -> N
                 except PigliaError as exc:
                     raise fail(("deal", "redeal", "when"), f"cannot be computed on an opening table: {exc}") from None
             if sample < CAPTURE_SAMPLES:
-                _count_captures(variant, hands, table, fail)
+                _count_captures(variant, hands, table, fail, newest)
         if rules.redeal is not None and held >= REDEAL_SHARE * samples:
             share = f"{held} of {samples}"
             raise fail(
@@ -64,8 +70,9 @@ def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES) -> N
             )
 
 
-def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], fail: Fail) -> None:
-    """Refuse a kind that could offer a hand card more captures on this table than the capture limit."""
+def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], fail: Fail, newest: Newest) -> None:
+    """Refuse a kind that could offer a hand card more captures on this table than the capture limit, or than its
+    own limit; blamed on the kind or on the table's size, whichever the file wrote."""
     from piglia.mechanics.capture import MAX_CAPTURES
 
     if len(table) < MAX_CAPTURES.bit_length():
@@ -75,14 +82,21 @@ def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], 
             count = getattr(kind, "count", None)
             if count is None:
                 continue
+            place = newest(("capture", "kinds", kind.name), ("deal", "table"))
             for card in hands:
-                found = int(count(card, table))
+                try:
+                    found = int(count(card, table))
+                except LimitError as exc:  # past the kind's own limit (a sets kind's `limit`) on this opening
+                    said = str(exc)  # it names the kind: said once, where the blame is on the kind
+                    if place[0] == "capture":
+                        said = said.removeprefix(f"capture.kinds.{kind.name}: ")
+                    raise fail(place, f"on a random opening, {said}, or deal a smaller table") from None
                 if found > MAX_CAPTURES:
                     raise fail(
-                        ("capture", "kinds", kind.name),
+                        place,
                         f"on a random opening table of {len(table)} cards the {variant.deck.cards[card].id} could "
                         f"take {found:,} different groups, more than the limit of {MAX_CAPTURES:,} captures per "
-                        "played card: give this kind a max_cards, or deal a smaller table",
+                        f"played card: give capture.kinds.{kind.name} a max_cards, or deal a smaller table",
                     )
 
 
