@@ -77,7 +77,8 @@ def mutated(draw: st.DrawFn) -> tuple[str, list[str], dict[str, Any]]:
         if isinstance(value, bool):
             new = not value
         elif isinstance(value, int):
-            new = draw(st.sampled_from([0, 1, 2, -1, value + 1, value - 1, 2 * value, 13, 52]))
+            # 36, 40, 52: most or all of a deck (a table that takes every card, or passes a kind's limit)
+            new = draw(st.sampled_from([0, 1, 2, -1, value + 1, value - 1, 2 * value, 13, 36, 40, 52]))
         elif isinstance(value, str):
             new = draw(st.sampled_from([*strings(), "", "x"]))
         else:
