@@ -37,11 +37,7 @@ Fail = Callable[[Path, str], Exception]
 Newest = Callable[..., Path]  # of the paths given, the first the file being checked writes itself, else the first
 
 
-def _first(*paths: Path) -> Path:
-    return paths[0]
-
-
-def probe_openings(variant: Variant, fail: Fail, *, samples: int = SAMPLES, newest: Newest = _first) -> None:
+def probe_openings(variant: Variant, fail: Fail, *, newest: Newest, samples: int = SAMPLES) -> None:
     """Deal ``samples`` random openings per player count; report (``fail(path, message)``) what they reveal. Where
     two places of the file share the blame, ``newest`` says which one to point at (the one the file wrote)."""
     rng = random.Random("piglia-probe")
