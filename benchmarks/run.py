@@ -2,8 +2,9 @@
 
 1. Random deals per second, one process, for every built-in variant (the statistics fast path that
    ``piglia simulate --workers 1`` uses: no event built, no record written).
-2. The interpreter against ``hand_scopa.py``, classic Scopa written by hand, on the very same matches (same seeds,
-   same deals, same moves): the ratio of time per deal.
+2. The interpreter against ``hand_scopa.py``, classic Scopa written by hand, and ``tuned_scopa.py``, the same tuned
+   by hand (the table's values in one packed key, captures counted, piles as bit masks), on the very same matches
+   (same seeds, same deals, same moves): the ratios of time per deal.
 3. Listing the legal moves of fixed positions, among them a 30-card table of small values; the hand engine on the
    same positions for comparison.
 4. The DSL's compiled conditions and scores against the same thing written as a Python function.
@@ -35,6 +36,7 @@ sys.path.insert(0, str(HERE))
 
 import hand_scopa  # noqa: E402
 import piglia  # noqa: E402
+import tuned_scopa  # noqa: E402
 from piglia.contexts import NO_PLAY, AwardEnv, BonusEnv  # noqa: E402
 from piglia.simulate import Summary, _play_watched, match_seed  # noqa: E402
 from piglia.spec import builtin_names  # noqa: E402
@@ -99,6 +101,11 @@ def hand_deals(seed: int, first: int, count: int) -> int:
     return sum(hand_scopa.play_match(match_seed(seed, k))[2] for k in range(first, first + count))
 
 
+def tuned_deals(memo: dict[int, int], seed: int, first: int, count: int) -> int:
+    # one memo for the whole run, as the interpreter's Game keeps its capture table's
+    return sum(tuned_scopa.play_match(match_seed(seed, k), memo)[2] for k in range(first, first + count))
+
+
 def bench_variants(rounds: int, matches: int, names: list[str] | None = None) -> list[dict[str, Any]]:
     out = []
     for name in names or builtin_names():
@@ -117,24 +124,32 @@ def bench_variants(rounds: int, matches: int, names: list[str] | None = None) ->
 
 def bench_hand(rounds: int, matches: int) -> dict[str, Any]:
     game = Game(piglia.load_variant("scopa"))
-    interp, hand, ratios = [], [], []
+    memo: dict[int, int] = {}
+    interp, hand, tuned, ratios, tuned_ratios = [], [], [], [], []
     for r in range(rounds):
-        # The same matches for both (same seeds): equal work, move for move.
+        # The same matches for all three (same seeds): equal work, move for move.
         first = r * matches
         t_hand, d_hand = timed(partial(hand_deals, 2, first, matches))
         t_interp, d_interp = timed(partial(interpreter_deals, game, 2, first, matches))
-        assert d_hand == d_interp, "the hand engine and the interpreter played different matches"
+        t_tuned, d_tuned = timed(partial(tuned_deals, memo, 2, first, matches))
+        assert d_hand == d_interp == d_tuned, "the hand engines and the interpreter played different matches"
         interp.append(d_interp / t_interp)
         hand.append(d_hand / t_hand)
+        tuned.append(d_tuned / t_tuned)
         ratios.append((t_interp / d_interp) / (t_hand / d_hand))
+        tuned_ratios.append((t_interp / d_interp) / (t_tuned / d_tuned))
     return {
         "rounds": rounds,
         "matches_per_round": matches,
         "interpreter_deals_per_second": statistics.median(interp),
         "hand_deals_per_second": statistics.median(hand),
+        "tuned_deals_per_second": statistics.median(tuned),
         "time_per_deal_ratio": statistics.median(ratios),
         "ratio_min": min(ratios),
         "ratio_max": max(ratios),
+        "tuned_time_per_deal_ratio": statistics.median(tuned_ratios),
+        "tuned_ratio_min": min(tuned_ratios),
+        "tuned_ratio_max": max(tuned_ratios),
     }
 
 
@@ -326,6 +341,12 @@ def report(f: dict[str, Any]) -> None:
     t.add_row(
         "time per deal, interpreter / hand",
         f"{h['time_per_deal_ratio']:.2f}x (rounds from {h['ratio_min']:.2f}x to {h['ratio_max']:.2f}x)",
+    )
+    t.add_row("Scopa tuned by hand (benchmarks/tuned_scopa.py)", f"{h['tuned_deals_per_second']:,.0f}")
+    t.add_row(
+        "time per deal, interpreter / tuned",
+        f"{h['tuned_time_per_deal_ratio']:.2f}x (rounds from {h['tuned_ratio_min']:.2f}x to "
+        f"{h['tuned_ratio_max']:.2f}x)",
     )
     out.print(t)
     t = Table("variant", "players", "deals/s", title="Every built-in variant, one process", title_justify="left")

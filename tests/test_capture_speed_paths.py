@@ -91,6 +91,39 @@ def test_benchmark_hand_engine_plays_the_interpreters_games() -> None:
         assert hand.play_match(seed) == (end["totals"], end["winner"], deals)
 
 
+def test_benchmark_tuned_engine_plays_the_interpreters_games() -> None:
+    """The tuned yardstick (RULES.md section 1 with the table's values in one packed key and the captures
+    counted, not listed) plays the very same matches too, the capture memo shared between them as in a run."""
+    tuned = load_benchmark("tuned_scopa")
+    game = Game(piglia.load_variant("scopa"))
+    memo: dict[int, int] = {}
+    for k in range(60):
+        seed = match_seed(9, k)
+        events = play_random_match(game, seed)
+        end = events[-1]
+        deals = sum(1 for e in events if e["event"] == "deal_end")
+        assert tuned.play_match(seed, memo) == (end["totals"], end["winner"], deals)
+    assert memo  # the counts were remembered, and the later matches read them
+
+
+def test_benchmark_tuned_engine_counts_captures_as_rules_s2_2_and_s2_3_say() -> None:
+    # S2.3: a card of equal value is taken alone (one of them); S2.2: else any group adding up to the card's value.
+    tuned = load_benchmark("tuned_scopa")
+    key = tuned.WEIGHT
+    two, three, four, five, seven = 1, 2, 3, 4, 6  # coins 2, 3, 4, 5, 7 (card = suit * 10 + rank)
+    cups = 10
+    # table: 2, 3 and 4 of coins, 3 of cups. A 7 takes a 3 and the 4, with either 3: two groups, ascending
+    table = [two, three, four, cups + three]
+    k = sum(key[c] for c in table)
+    assert tuned._count(k & tuned.READS[7], 7) == 2
+    assert tuned._nth_capture(seven, table, 0) == (three, four)
+    assert tuned._nth_capture(seven, table, 1) == (four, cups + three)
+    # a 5 takes the 2 with either 3; a 3 takes one of the two 3s alone (S2.3)
+    assert tuned._count(k & tuned.READS[5], 5) == 2
+    assert tuned._count(k & tuned.READS[3], 3) == 2
+    assert tuned._nth_capture(cups + five, table, 1) == (two, cups + three)
+
+
 def test_an_empty_table_offers_every_card_a_placement_only() -> None:
     # S2.1, S2.4: a capture takes cards from the table, so on an empty one each card can only be placed; the
     # engine answers that without asking the kinds. Every kind of every built-in variant agrees: none finds a
