@@ -394,6 +394,29 @@ def test_make_player_names_options_and_plugins() -> None:
             make_player(bad)
 
 
+# docs/players.md ("Options follow the name"): each option's kind and range, as the refusal message states it
+OPTION_RANGES = {
+    "iterations": (1, None, True),
+    "samples": (1, None, True),
+    **{name: (0, None, True) for name in ("depth", "width", "tree", "prior", "risk", "threat", "endgame", "nodes")},
+    **{name: (0, None, False) for name in ("seconds", "exploration", "confidence", "infer", "margin")},
+    **{name: (0, 1, False) for name in ("noise", "held", "floor")},
+    **{name: (0, 1, True) for name in ("bonuses", "paired", "expect")},
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_RANGES))
+def test_every_ismcts_option_outside_its_documented_range_is_refused(name: str) -> None:
+    low, high, whole = OPTION_RANGES[name]
+    bad = [low - 1, "nan", "abc"] + ([low + 0.5] if whole else []) + ([high + 1] if high is not None else [])
+    for value in bad:
+        with pytest.raises(piglia.PigliaError, match=rf"ismcts option {name}=.*expected a (whole )?number"):
+            make_player(f"ismcts:{name}={value}")
+    # the edges of the range are accepted
+    for value in [low] + ([high] if high is not None else []):
+        assert isinstance(make_player(f"ismcts:{name}={value}"), IsmctsPlayer)
+
+
 def test_tournament_duplicate_pairs_and_workers(scopa: Variant) -> None:
     one = tournament(scopa, ("greedy", "random"), matches=6, seed=2)
     data = one.as_dict()
