@@ -150,6 +150,44 @@ def test_simulate_stopped_keeps_statistics_and_a_whole_record(tmp_path: Path, si
     assert not list(tmp_path.glob(".s.jsonl.*"))  # the temporary file became the record
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_simulate_stopped_by_a_signal_to_its_whole_group_keeps_statistics(tmp_path: Path, sig: int) -> None:
+    """`timeout`, `kill -- -PGID`, a service manager or a closed terminal signal every process of the group, the
+    workers too: they stop as the main process does (a worker killed by it broke the pool: an internal error and
+    no statistics), and none outlives the run."""
+    args = ("simulate", "scopa", "--deals", "10000000", "--workers", "2", "--record", "g.jsonl", "--json")
+    proc = start(*args, cwd=tmp_path)  # in its own session: the group is the run's alone
+    wait_for(lambda: any(p.stat().st_size > 0 for p in tmp_path.glob(".g.jsonl.*.partial")), seconds=60)
+    workers = descendants(proc.pid)
+    assert workers, "the run started no worker process"
+    sent = time.monotonic()
+    os.killpg(proc.pid, sig)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - sent < STOP_WITHIN, err
+    assert proc.returncode == 128 + sig, err
+    no_traceback(err)
+    assert "internal error" not in err
+    data = json.loads(out)
+    assert data["interrupted"] is True and data["matches"] > 0
+    assert replay_ok(tmp_path, "g.jsonl") == data["matches"]
+    wait_for(lambda: not any(alive(pid) for pid in workers), seconds=10)
+
+
+def test_simulate_whose_worker_alone_is_terminated_stops_cleanly(tmp_path: Path) -> None:
+    """SIGTERM to one worker (someone's `kill`): the run stops with what finished, as for a stop of the run."""
+    args = ("simulate", "scopa", "--deals", "10000000", "--workers", "2", "--json")
+    proc = start(*args, cwd=tmp_path)
+    wait_for(lambda: len(descendants(proc.pid)) >= 2, seconds=60)
+    time.sleep(1.0)  # the workers under way with their batches
+    worker = max(descendants(proc.pid))  # a worker (the fork server started first, with a smaller pid)
+    os.kill(worker, signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    no_traceback(err)
+    assert "internal error" not in err and proc.returncode != 0, err
+    data = json.loads(out)
+    assert data["interrupted"] is True
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_stop_inside_a_long_match_is_noticed_at_once(tmp_path: Path, workers: str) -> None:
     """One match of long-match.yaml lasts minutes: the stop cannot wait for it to end."""

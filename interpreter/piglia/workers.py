@@ -6,9 +6,10 @@ with fewer (:func:`max_workers`): more processes than cores only slow a run down
 still runs on a smaller one. Every
 worker asks the kernel to kill it when its parent dies (``PR_SET_PDEATHSIG`` on Linux) and also watches the main
 process from a thread, so killing the main process (even with SIGKILL) ends every worker. (The thread is needed:
-a worker's parent is the fork server, which itself waits for its workers to end before it does.) Ctrl-C (or the main
-process's own request, SIGUSR1) only sets a worker's stop flag: its work stops at the next move and hands back the
-whole matches it finished, and the pool is then closed without killing a worker that may be writing a result.
+a worker's parent is the fork server, which itself waits for its workers to end before it does.) Ctrl-C, SIGTERM and
+SIGHUP, which reach the whole process group, and the main process's own request, SIGUSR1, only set a worker's stop
+flag: its work stops at the next move and hands back the whole matches it finished, and the pool is then closed
+without killing a worker that may be writing a result.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ CLOSE_GRACE_SECONDS = 3.0  # how long workers get to stop at their next move bef
 SMALL_MACHINE_WORKERS = 4  # allowed even on a machine with fewer cores (a little oversubscription is harmless)
 # How often a worker looks whether the main process is still there (the kernel's death signal is immediate).
 _WATCH_SECONDS = 0.5
+# Signals sent to a whole process group that must stop a run, not kill its helper processes (see _die_with).
+_GROUP_SIGNALS = [sig for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if sig is not None]
 
 
 def cores() -> int:
@@ -66,15 +69,18 @@ def check_workers(workers: int, option: str = "--workers") -> int:
 
 def _die_with(parent: int) -> None:
     """In a worker: end this process when the main process ``parent`` ends."""
-    # Ctrl-C reaches the whole group, and the main process passes a stop on as SIGINT: it sets this process's stop
-    # flag, and a loop that checks it (piglia.interrupt) hands back what finished.
+    # Ctrl-C reaches the whole group, and the main process passes a stop on as SIGUSR1: either sets this process's
+    # stop flag, and a loop that checks it (piglia.interrupt) hands back what finished. So do SIGTERM and SIGHUP,
+    # which also reach the whole group (`timeout`, `kill -- -PGID`, a service manager stopping its group, a closed
+    # terminal): a worker that died of them broke the pool, and the run ended in an internal error with none of its
+    # statistics. A worker still ends with the run: the main process, stopped by the same signal, closes the pool,
+    # killing any worker that does not end (WorkerPool.close), and a dead main process takes them with it (below).
     from piglia import interrupt
 
-    signal.signal(signal.SIGINT, interrupt.set_flag)
-    signal.signal(STOP_SIGNAL, interrupt.set_flag)
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:  # a forked worker inherits the run's handlers: SIGTERM must end it, not flag it
-            signal.signal(sig, signal.SIG_DFL)
+    for sig in (signal.SIGINT, STOP_SIGNAL, *_GROUP_SIGNALS):
+        signal.signal(sig, interrupt.set_flag)
+    if hasattr(signal, "pthread_sigmask"):  # blocked in the fork server this worker was forked from: see below
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _GROUP_SIGNALS)
     if sys.platform.startswith("linux"):
         import ctypes.util
 
@@ -109,6 +115,32 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _start_fork_server() -> None:
+    """Start multiprocessing's fork server, and the resource tracker it starts, with SIGTERM and SIGHUP blocked.
+
+    A signal sent to the whole group reaches them too, and either would die of it; the fork server's death kills
+    every worker (their parent: PR_SET_PDEATHSIG, above), breaking the pool before the run can stop cleanly. A
+    blocked signal stays blocked across their exec, so they never act on it; they still end with the main process
+    (their pipe to it closes). Each worker, forked from the server, unblocks them for itself (_die_with). A server
+    already running (started before, by another pool of this process) is left as it is."""
+    from multiprocessing import forkserver, resource_tracker
+
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - no POSIX signal masks: nothing to block
+        forkserver.ensure_running()
+        return
+    # this thread's mask, which the processes it starts inherit; a signal arriving meanwhile waits, and is then
+    # delivered to this process as usual
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
+    try:
+        # The tracker first: starting it unblocks SIGTERM again (it ignores SIGTERM itself), so block it once more
+        # before the server starts.
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, _GROUP_SIGNALS)
+        forkserver.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _start_worker(parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
     _die_with(parent)
     if initializer is not None:
@@ -131,6 +163,8 @@ class WorkerPool:
 
         if method is None:
             method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        if method == "forkserver":
+            _start_fork_server()
         self.executor = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
