@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from conftest import ROOT, run_piglia
@@ -75,3 +76,22 @@ def test_unknown_variant_is_a_clear_error() -> None:
     result = run_piglia("simulate", "scopaa", "--deals", "1")
     assert result.returncode == 1
     assert "did you mean 'scopa'" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_variant_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path: Path) -> None:
+    # A folder, a device or a named pipe is there: "no file" would be untrue, and opening a pipe would wait
+    # for a writer forever. An absolute path is not looked for in the current directory either.
+    (tmp_path / "rules").mkdir()
+    os.mkfifo(tmp_path / "pipe.yaml")
+    cases = {
+        ("validate", "pipe.yaml"): "'pipe.yaml' is not a regular file: a variant is a rule file (.yaml)",
+        ("validate", "/dev/null"): "'/dev/null' is not a regular file",
+        ("simulate", "rules/"): "'rules/' is a folder",
+        ("rules", "rules"): "no variant named 'rules'; 'rules' is a folder: name one of its rule files",
+        ("validate", str(tmp_path / "none.yaml")): f"no file '{tmp_path / 'none.yaml'}'\n",
+    }
+    for args, message in cases.items():
+        result = run_piglia(*args, cwd=tmp_path)
+        said = result.stdout + result.stderr  # validate reports on standard output, the others on standard error
+        assert result.returncode == 1 and message in said, (args, said)
+        assert "Traceback" not in said

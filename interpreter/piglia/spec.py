@@ -73,11 +73,22 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
         if candidate.is_file():
             return candidate.resolve()
     if looks_like_path:
+        # there, but not a file to read (a folder, /dev/null, a named pipe: opening one would wait for a writer)
+        odd = next((c for c in candidates if c.exists()), None)
+        if odd is not None:
+            what = "a folder" if odd.is_dir() else "not a regular file"
+            raise SpecError(f"{ref!r} is {what}: a variant is a rule file (.yaml)", file=ref)
+        if os.path.isabs(ref):
+            raise SpecError(f"no file {ref!r}", file=ref)
         where = f"{_display(relative_to)}/ or " if relative_to is not None else ""
         raise SpecError(f"no file {ref!r} in {where}the current directory", file=ref)
     known = builtin_names()
     # name the close match if there is one; the full list belongs to `piglia list`, not to every message
-    hint = did_you_mean(ref, known) or "; `piglia list` shows the built-in variants"
+    hint = did_you_mean(ref, known) or (
+        f"; {ref!r} is a folder: name one of its rule files ({ref}/NAME.yaml)"
+        if FsPath(ref).is_dir()
+        else "; `piglia list` shows the built-in variants"
+    )
     raise SpecError(f"no variant named {ref!r}{hint}", file=ref)
 
 
