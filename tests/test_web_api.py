@@ -3,6 +3,7 @@ information over whole matches, errors, uploads, bounds. Rules facts cite docs/R
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -12,7 +13,7 @@ import sys
 import time
 import urllib.request
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from piglia.locales import languages, load_catalog
 from piglia.record import verify_lines
 from piglia.spec import load_variant, validate_file
 from piglia.texts import VariantTexts, untranslated_note
-from piglia.web.app import create_app
+from piglia.web.app import MAX_BODY_BYTES, create_app
 from piglia.web.sessions import GameSession, GameStore
 from piglia.web.views import public_event
 
@@ -721,6 +722,56 @@ def test_serve_listens_on_localhost_by_default_and_needs_the_extra(
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if the extra were not installed
     assert main(["serve"]) == 1
     assert "pip install 'piglia[web]'" in capsys.readouterr().err
+
+
+def _post_raw(path: str, chunks: int, declared: int | None) -> tuple[int, int]:
+    """POST ``chunks`` chunks of 1 MB to the application, as a server hands a request over (ASGI), optionally
+    declaring a Content-Length: (the answer's status, how many chunks the application read)."""
+    read = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal read
+        read += 1
+        return {"type": "http.request", "body": b" " * (1 << 20), "more_body": read < chunks}
+
+    statuses: list[int] = []
+
+    async def send(message: MutableMapping[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    headers = [(b"content-type", b"application/json")]
+    if declared is not None:
+        headers.append((b"content-length", str(declared).encode()))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    asyncio.run(create_app()(scope, receive, send))
+    return statuses[0], read
+
+
+def test_a_request_over_the_size_limit_is_refused_without_reading_it_whole() -> None:
+    # A 400 MB request was read whole before it was refused (850 MB of the server's memory): a few would exhaust
+    # the machine. Now a declared size over the limit is refused before any reading, and a body that does not
+    # say its size (chunked) is read only up to the limit.
+    limit_chunks = MAX_BODY_BYTES // (1 << 20)
+    for path in ("/api/games", "/api/rules/check"):
+        assert _post_raw(path, 400, declared=400 << 20) == (413, 0)
+        status, read = _post_raw(path, 400, declared=None)
+        assert status == 413 and read <= limit_chunks + 1
+    # under the limit, the body is read whole (and, being blanks, is not JSON)
+    assert _post_raw("/api/games", limit_chunks - 1, declared=None) == (400, limit_chunks - 1)
 
 
 def test_piglia_serve_serves_the_page_until_stopped() -> None:
