@@ -6,6 +6,9 @@ must finish is run in a thread with a generous bound so that a hang fails the te
 
 from __future__ import annotations
 
+import resource
+import subprocess
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -13,9 +16,10 @@ from typing import TypeVar
 
 import pytest
 
+from conftest import piglia_env
 from piglia.errors import SpecError
-from piglia.spec import load_variant, validate_file
-from piglia.yamlpos import MAX_FILE_BYTES, load_yaml
+from piglia.spec import MAX_FILE_BYTES, load_variant, validate_file
+from piglia.yamlpos import load_yaml
 
 R = TypeVar("R")
 HANG = 120.0  # seconds: far beyond what any of these needs, only there to turn a hang into a failure
@@ -48,6 +52,30 @@ def test_a_rule_file_over_1_mib_is_refused(tmp_path: Path) -> None:
     assert path.stat().st_size > MAX_FILE_BYTES
     errors = validate_file(str(path))
     assert [e.message for e in errors] == ["the file is larger than 1024 KiB; rule files are small"]
+
+
+def test_a_huge_file_is_refused_for_its_size_without_being_read_whole(tmp_path: Path) -> None:
+    # A 2 GB file (sparse: no disk used) given by mistake is refused at its size. Piglia runs under a 700 MB
+    # address-space limit: read whole, the file did not fit, and the refusal was "too large to be read" (reading
+    # 3 GB took 9 GB of memory and 38 s).
+    path = tmp_path / "dump.yaml"
+    with path.open("wb") as fh:
+        fh.truncate(2 << 30)
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))
+
+    for command in (["validate", str(path)], ["simulate", str(path), "--deals", "1"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "piglia", *command],
+            capture_output=True,
+            text=True,
+            env=piglia_env(),
+            preexec_fn=limited,
+            timeout=60,
+        )
+        said = result.stdout + result.stderr
+        assert result.returncode == 1 and "the file is larger than 1024 KiB; rule files are small" in said, said
 
 
 def test_a_rule_file_just_under_the_limit_is_read(tmp_path: Path) -> None:

@@ -40,9 +40,20 @@ from piglia.variant import Variant
 if TYPE_CHECKING:
     from piglia.yamlpos import Path, YamlDoc
 
-__all__ = ["builtin_names", "engine_stamp", "load_variant", "resolution_notes", "resolve_variant_path", "validate_file"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "builtin_names",
+    "engine_stamp",
+    "load_variant",
+    "resolution_notes",
+    "resolve_variant_path",
+    "validate_file",
+]
 
 MAX_EXTENDS_DEPTH = 16
+# A rule file's size at most: rule files are small (a few KiB), and a bigger file is refused without being read
+# whole (_read_rules).
+MAX_FILE_BYTES = 1024 * 1024
 
 
 def builtin_names() -> list[str]:
@@ -204,17 +215,33 @@ class _CycleError(SpecError):
         super().__init__(error.message, file=error.file, line=error.line, col=error.col, path=error.path)
 
 
+def too_large(file: str) -> SpecError:
+    """The refusal of a rule file past :data:`MAX_FILE_BYTES`."""
+    return SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; rule files are small", file=file)
+
+
+def _read_rules(path: FsPath) -> bytes:
+    """A rule file's bytes, up to one past the size a rule file may have (:data:`MAX_FILE_BYTES`) and no further.
+    Read whole, a 3 GB file given by mistake (a data dump named .yaml) took 9 GB of memory and 38 s before it was
+    refused for its size."""
+    with path.open("rb") as fh:
+        return fh.read(MAX_FILE_BYTES + 1)
+
+
 def _stamp(path: FsPath) -> _Stamp | None:
-    """What a file holds now, for the cache; None when it cannot be read."""
+    """What a file holds now, for the cache; None when it cannot be read. (A file past the size limit is stamped by
+    its first bytes: it never loads, so no cache entry holds it.)"""
     try:
-        return str(path), hashlib.sha256(path.read_bytes()).hexdigest()
+        return str(path), hashlib.sha256(_read_rules(path)).hexdigest()
     except OSError:
         return None
 
 
 def _load_layers(path: FsPath, chain: tuple[FsPath, ...]) -> Layered:
     try:
-        raw = path.read_bytes()
+        raw = _read_rules(path)
+        if len(raw) > MAX_FILE_BYTES:  # refused here, before its cut end could read as bad UTF-8
+            raise too_large(_display(path))
         stamp: _Stamp = (str(path), hashlib.sha256(raw).hexdigest())
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

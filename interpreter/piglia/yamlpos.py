@@ -24,11 +24,10 @@ from piglia.errors import SpecError
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["MAX_FILE_BYTES", "Path", "YamlDoc", "format_path", "load_yaml"]
+__all__ = ["Path", "YamlDoc", "format_path", "load_yaml"]
 
 Path = tuple[str | int, ...]
 
-MAX_FILE_BYTES = 1024 * 1024
 # A legitimate rule file has a few hundred nodes; aliases may share nodes, but expanding them past this
 # many is an attack or an accident, and refusing it keeps memory and time bounded.
 MAX_NODES = 100_000
@@ -307,8 +306,10 @@ def _syntax_error(exc: yaml.MarkedYAMLError, file: str) -> SpecError:
 
 def load_yaml(text: str, file: str) -> YamlDoc:
     """Load one YAML document safely; raise :class:`SpecError` with a position for any problem."""
+    from piglia.spec import MAX_FILE_BYTES, too_large  # here: the loader's limit (spec is loaded by whoever reads)
+
     if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
-        raise SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KiB; rule files are small", file=file)
+        raise too_large(file)
     import yaml
 
     doc = YamlDoc(file=file, text=text, data=None)

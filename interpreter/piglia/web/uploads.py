@@ -17,9 +17,9 @@ import threading
 from pathlib import Path
 
 from piglia.errors import SpecError, SpecErrors
-from piglia.spec import builtin_names, load_variant
+from piglia.spec import MAX_FILE_BYTES, builtin_names, load_variant
 from piglia.variant import Variant
-from piglia.yamlpos import MAX_FILE_BYTES, load_yaml
+from piglia.yamlpos import load_yaml
 
 __all__ = ["UploadErrors", "load_uploaded", "safe_name"]
 
