@@ -72,6 +72,13 @@ def test_list_schema_help() -> None:
         assert "%%" not in helped.stdout  # a description is printed as written: 95%% showed doubled
 
 
+def test_version_is_printed() -> None:
+    import piglia
+
+    result = run_piglia("--version")
+    assert result.returncode == 0 and result.stdout == f"piglia {piglia.__version__}\n"
+
+
 def test_unknown_variant_is_a_clear_error() -> None:
     result = run_piglia("simulate", "scopaa", "--deals", "1")
     assert result.returncode == 1

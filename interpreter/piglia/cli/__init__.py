@@ -13,6 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from piglia import __version__
 from piglia.cli.common import HELP_FORMAT, UserError
 from piglia.errors import PigliaError
 
@@ -32,6 +33,8 @@ def parser(only: str | None = None) -> argparse.ArgumentParser:
         "  piglia simulate my-game.yaml --deals 1000",
         formatter_class=HELP_FORMAT,
     )
+    # what a bug report or a record's reader asks first; records carry their format's version, not piglia's
+    p.add_argument("--version", action="version", version=f"piglia {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMANDS if only is None else [only]:
         importlib.import_module(f"piglia.cli.{name}").register(sub)
