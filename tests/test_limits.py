@@ -170,3 +170,22 @@ def test_a_lone_surrogate_escape_is_refused_where_it_is_written(tmp_path: Path) 
     path.write_text('name: half\nextends: scopa\n"k\\udfff": 1\n', encoding="utf-8")
     (error,) = validate_file(str(path))
     assert (error.line, error.col) == (3, 1) and "U+DFFF" in error.message
+
+
+def test_a_tournament_of_a_hundred_million_matches_starts_in_little_memory() -> None:
+    # The matches are made as they are played: a list of them made first held all 10^8 before the first was played
+    # ("out of memory" under a 2 GB limit, over 10 GB without one). Three matches are played, then the run stops.
+    script = (
+        "import resource, piglia\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (700 << 20, 700 << 20))\n"
+        "from piglia.tournament import tournament\n"
+        "def stop(done):\n"
+        "    if done >= 3:\n"
+        "        raise KeyboardInterrupt\n"
+        "r = tournament(piglia.load_variant('scopa'), ('random', 'random'), matches=10**8, progress=stop)\n"
+        "print(r.matches, r.interrupted)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=piglia_env(), timeout=120
+    )
+    assert result.returncode == 0 and result.stdout.split() == ["3", "True"], result.stderr[-2000:]

@@ -19,7 +19,7 @@ show (one point a match rarely turns a result) is visible there.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -219,7 +219,9 @@ def tournament(
         make_player(name)  # a bad name fails here, not in a worker
     result = TournamentResult(variant.name, game.num_players, seed, [Standing(names[0]), Standing(names[1])])
     pairs = (matches + 1) // 2
-    jobs = [(names, seed, k, swapped) for k in range(pairs) for swapped in (False, True)]
+    # made as they are played: a list made first held every match of `--matches 100000000` before the first was
+    # played (out of memory at once)
+    jobs = ((names, seed, k, swapped) for k in range(pairs) for swapped in (False, True))
     with interrupt.StopOnSignals():
         try:
             results = _here(jobs, game) if workers <= 1 else _in_workers(jobs, game, workers)
@@ -232,13 +234,15 @@ def tournament(
     return result
 
 
-def _here(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game) -> Iterator[MatchResult]:
+def _here(jobs: Iterable[tuple[tuple[str, str], int, int, bool]], game: Game) -> Iterator[MatchResult]:
     for job in jobs:
         interrupt.check()
         yield _job(*job, game=game)
 
 
-def _in_workers(jobs: list[tuple[tuple[str, str], int, int, bool]], game: Game, workers: int) -> Iterator[MatchResult]:
+def _in_workers(
+    jobs: Iterable[tuple[tuple[str, str], int, int, bool]], game: Game, workers: int
+) -> Iterator[MatchResult]:
     """The matches' results as workers finish them (the totals do not depend on the order)."""
     # fork: the compiled rules do not pickle; the workers inherit the game.
     pool = WorkerPool(workers, method="fork", initializer=_init_worker, initargs=(game,))
