@@ -67,6 +67,17 @@ def primiera(pile: list[int]) -> int:
     return -1 if 0 in best else sum(best)
 
 
+def shuffled(seed: int, deal_no: int) -> list[int]:
+    """The deck of deal ``deal_no`` of the match seeded ``seed``, shuffled as the interpreter shuffles it."""
+    attempt = 0
+    while True:  # S1.3: three or four re on the table: the same dealer deals again
+        deck = list(range(40))
+        random.Random(f"piglia/{seed}/deal/{deal_no}/{attempt}").shuffle(deck)
+        if sum(1 for c in deck[6:10] if VALUE[c] == RE) < 3:
+            return deck
+        attempt += 1
+
+
 def play_match(seed: int) -> tuple[list[int], int, int]:
     """One match of random play: (final totals, winner, deals played)."""
     dealer = random.Random(f"piglia/{seed}/first-dealer").randrange(2)
@@ -74,14 +85,8 @@ def play_match(seed: int) -> tuple[list[int], int, int]:
     totals = [0, 0]
     deal_no = 1
     while True:
-        attempt = 0
-        while True:  # S1.3: three or four re on the table: the same dealer deals again
-            deck = list(range(40))
-            random.Random(f"piglia/{seed}/deal/{deal_no}/{attempt}").shuffle(deck)
-            table = deck[6:10]
-            if sum(1 for c in table if VALUE[c] == RE) < 3:
-                break
-            attempt += 1
+        deck = shuffled(seed, deal_no)
+        table = deck[6:10]
         hands: list[list[int]] = [[], []]
         for i in range(6):  # S1.1: one at a time, from the non-dealer
             hands[(dealer + 1 + i) % 2].append(deck[i])
@@ -115,20 +120,29 @@ def play_match(seed: int) -> tuple[list[int], int, int]:
                 hands = [sorted(h) for h in new]
         if last >= 0:  # S3.2
             piles[last].extend(table)
-        for a, b in ((len(piles[0]), len(piles[1])), (_coins(piles[0]), _coins(piles[1]))):  # S3.3
-            if a != b:
-                points[0 if a > b else 1] += 1
+        counts = (len(piles[0]), len(piles[1])), (_coins(piles[0]), _coins(piles[1]))
+        award(points, (*counts, (primiera(piles[0]), primiera(piles[1]))))
         points[0 if SETTEBELLO in piles[0] else 1] += 1
-        p0, p1 = primiera(piles[0]), primiera(piles[1])
-        if p0 != p1:
-            points[0 if p0 > p1 else 1] += 1
-        totals[0] += points[0]
-        totals[1] += points[1]
-        best = max(totals)
-        if best >= TARGET and totals[0] != totals[1]:  # S3.5
-            return totals, totals.index(best), deal_no
+        winner = add_deal(totals, points)
+        if winner is not None:
+            return totals, winner, deal_no
         dealer = 1 - dealer  # S3.6
         deal_no += 1
+
+
+def award(points: list[int], counts: tuple[tuple[int, int], ...]) -> None:
+    """S3.3-S3.4: for each pair (seat 0's count, seat 1's), a point to the seat with more; none on a tie."""
+    for a, b in counts:
+        if a != b:
+            points[0 if a > b else 1] += 1
+
+
+def add_deal(totals: list[int], points: list[int]) -> int | None:
+    """The deal's points added to the totals; the winner once a seat has TARGET or more and leads (S3.5), else None."""
+    totals[0] += points[0]
+    totals[1] += points[1]
+    best = max(totals)
+    return totals.index(best) if best >= TARGET and totals[0] != totals[1] else None
 
 
 def _coins(pile: list[int]) -> int:

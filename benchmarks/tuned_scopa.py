@@ -14,11 +14,14 @@ interpreter's deck order for ``variants/scopa.yaml``.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hand_scopa import add_deal, award, shuffled  # the deal and its end are the same in both yardsticks
 
 VALUE = [r + 1 for _s in range(4) for r in range(10)]  # S1.4: asso 1 ... re 10
 SUIT = [s for s in range(4) for _r in range(10)]
-RE = 10
-TARGET = 11
 SHIFT = 3  # bits per value in the table's key: at most four cards of a value
 WEIGHT = [1 << (SHIFT * (VALUE[c] - 1)) for c in range(40)]  # a card's share of the table's key
 # the bits of the key a card of each value reads: the counts of its own value and the values below (S2.2, S2.3)
@@ -104,14 +107,8 @@ def play_match(seed: int, memo: dict[int, int] | None = None) -> tuple[list[int]
     totals = [0, 0]
     deal_no = 1
     while True:
-        attempt = 0
-        while True:  # S1.3: three or four re on the table: the same dealer deals again
-            deck = list(range(40))
-            random.Random(f"piglia/{seed}/deal/{deal_no}/{attempt}").shuffle(deck)
-            table = deck[6:10]
-            if [VALUE[c] for c in table].count(RE) < 3:
-                break
-            attempt += 1
+        deck = shuffled(seed, deal_no)  # the deals are the interpreter's: see the module text
+        table = deck[6:10]
         first = 1 - dealer
         hands = [sorted(deck[first:6:2]), sorted(deck[1 - first : 6 : 2])]  # S1.1: one at a time, from `first`
         key = WEIGHT[table[0]] + WEIGHT[table[1]] + WEIGHT[table[2]] + WEIGHT[table[3]]
@@ -171,21 +168,12 @@ def play_match(seed: int, memo: dict[int, int] | None = None) -> tuple[list[int]
             for c in table:
                 piles[last] |= 1 << c
         a, b = piles
-        for x, y in (
-            (a.bit_count(), b.bit_count()),
-            ((a & COINS_MASK).bit_count(), (b & COINS_MASK).bit_count()),
-        ):  # S3.3
-            if x != y:
-                points[0 if x > y else 1] += 1
+        coins = (a & COINS_MASK).bit_count(), (b & COINS_MASK).bit_count()
+        award(points, ((a.bit_count(), b.bit_count()), coins, (_primiera(a), _primiera(b))))  # S3.3, S3.4
         points[0 if a & SETTEBELLO_BIT else 1] += 1
-        p0, p1 = _primiera(a), _primiera(b)
-        if p0 != p1:
-            points[0 if p0 > p1 else 1] += 1
-        totals[0] += points[0]
-        totals[1] += points[1]
-        best = max(totals)
-        if best >= TARGET and totals[0] != totals[1]:  # S3.5
-            return totals, totals.index(best), deal_no
+        winner = add_deal(totals, points)
+        if winner is not None:
+            return totals, winner, deal_no
         dealer = 1 - dealer  # S3.6
         deal_no += 1
 
