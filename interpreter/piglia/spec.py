@@ -47,6 +47,7 @@ __all__ = [
     "load_variant",
     "resolution_notes",
     "resolve_variant_path",
+    "too_large",
     "validate_file",
 ]
 

@@ -17,7 +17,7 @@ import threading
 from pathlib import Path
 
 from piglia.errors import SpecError, SpecErrors
-from piglia.spec import MAX_FILE_BYTES, builtin_names, load_variant
+from piglia.spec import MAX_FILE_BYTES, builtin_names, load_variant, too_large
 from piglia.variant import Variant
 from piglia.yamlpos import load_yaml
 
@@ -65,7 +65,7 @@ def load_uploaded(text: str, name: str | None = None) -> Variant:
     """The variant a rule file's text describes; :class:`UploadErrors` with every located problem if any."""
     shown = safe_name(name)
     if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        raise UploadErrors([SpecError(f"the file is larger than {MAX_FILE_BYTES // 1024} KB", file=shown)])
+        raise UploadErrors([too_large(shown)])
     try:
         doc = load_yaml(text, shown)
     except SpecError as exc:
