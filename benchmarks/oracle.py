@@ -69,7 +69,7 @@ def against_greedy(
     processes): one line printed (``label`` says who played), the JSON written to ``out`` if given (with the
     per-pair differences, for ``benchmarks/players.py --paired``, and ``extra``), and returned."""
     start = time.perf_counter()
-    result = tournament(piglia.load_variant(variant), (player, "greedy"), matches=matches, seed=seed)
+    result = tournament(piglia.load_variant(variant), (player, "greedy"), matches=matches, seed=seed, keep_pairs=True)
     data: dict[str, Any] = result.as_dict()
     data["pairs"] = result.pairs
     data.update(extra)

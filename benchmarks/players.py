@@ -99,7 +99,13 @@ def main() -> None:
         a, b = pair.split(",")
         start = time.perf_counter()
         result = tournament(
-            variant, (a, b), matches=args.matches, seed=args.seed, players=args.seats, workers=args.workers
+            variant,
+            (a, b),
+            matches=args.matches,
+            seed=args.seed,
+            players=args.seats,
+            workers=args.workers,
+            keep_pairs=True,
         )
         data = result.as_dict()
         data["seconds"] = round(time.perf_counter() - start, 1)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import piglia
 from conftest import hide_differently, load_benchmark, position
@@ -17,7 +20,7 @@ from piglia.players.greedy import GreedyPlayer, best_values, expected_max, move_
 from piglia.players.ismcts import IsmctsPlayer, _order_chances
 from piglia.players.knowledge import card_weights, determinize
 from piglia.state import Game, RawMove, State
-from piglia.tournament import tournament
+from piglia.tournament import pair_interval, tournament
 from piglia.variant import Variant
 
 
@@ -488,6 +491,33 @@ def test_tournament_reports_points_difference_over_pairs(scopa: Variant) -> None
     assert diff["ci95"][0] <= diff["value"] <= diff["ci95"][1]
 
 
+def test_a_tournament_keeps_sums_of_its_pairs_not_the_pairs(scopa: Variant) -> None:
+    """Memory does not grow with the matches: without keep_pairs only the pairs under way are held, and the
+    difference and its interval are those the kept pairs give."""
+    lean = tournament(scopa, ("greedy", "random"), matches=12, seed=4)
+    full = tournament(scopa, ("greedy", "random"), matches=12, seed=4, keep_pairs=True)
+    assert lean.open_pairs == {} and lean.kept == {}
+    with pytest.raises(piglia.PigliaError, match="keep_pairs"):
+        _ = lean.pairs
+    assert len(full.pairs) == 6
+    value, low, high = pair_interval(full.pairs)
+    diff = lean.difference()
+    assert diff["pairs"] == 6
+    assert diff["value"] == pytest.approx(value) and diff["ci95"] == pytest.approx([low, high])
+
+
+@given(st.lists(st.tuples(st.integers(-30, 30), st.integers(1, 12)), min_size=2, max_size=40))
+def test_pair_sums_give_the_interval_of_the_two_pass_formula(pairs: list[tuple[int, int]]) -> None:
+    # the running sums expand sum((x - r d)^2); the direct two-pass sum is the definition
+    n = len(pairs)
+    deals = sum(d for _, d in pairs)
+    ratio = sum(x for x, _ in pairs) / deals
+    se = math.sqrt(sum((x - ratio * d) ** 2 for x, d in pairs) / (n - 1) / n) / (deals / n)
+    value, low, high = pair_interval(pairs)
+    assert value == pytest.approx(ratio)
+    assert (low, high) == pytest.approx((ratio - 1.96 * se, ratio + 1.96 * se), abs=1e-9)
+
+
 def test_pairs_are_matched_by_index_in_any_order() -> None:
     """Workers hand matches back as they finish: a pair's two matches are folded together by its index, and a
     pair with one match only (a stopped run) is left out of the difference."""
@@ -497,7 +527,7 @@ def test_pairs_are_matched_by_index_in_any_order() -> None:
         return MatchResult(None, deals, [a, b], [{}, {}], pair)
 
     results = [match(1, 5, 2, 3), match(0, 1, 4, 2), match(2, 9, 0, 1), match(1, 3, 3, 2), match(0, 2, 2, 2)]
-    folded = TournamentResult("v", 2, 0, [Standing("A"), Standing("B")])
+    folded = TournamentResult("v", 2, 0, [Standing("A"), Standing("B")], keep_pairs=True)
     for r in results:
         folded.add(r)
     assert folded.pairs == [(1 - 4 + 2 - 2, 4), (5 - 2 + 3 - 3, 5)]

@@ -13,7 +13,9 @@ games are positively dependent through their shared deals, so the interval is, i
 The points per deal difference (A's minus B's) is the finer measure: each duplicate pair is one sample (the
 two games of a pair share their shuffles, so their luck cancels), and its 95% interval is the normal one of a
 ratio estimate over the pairs, :func:`pair_interval`. A small strength difference that the win rate cannot
-show (one point a match rarely turns a result) is visible there.
+show (one point a match rarely turns a result) is visible there. It is computed from running sums
+(:class:`PairSums`), so a tournament's memory does not grow with its matches; each pair's own figures are kept
+only when asked for (``keep_pairs``: the benchmarks compare runs pair by pair).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piglia import interrupt
+from piglia.errors import PigliaError
 from piglia.players import make_player
 from piglia.simulate import match_seed
 from piglia.state import Game
@@ -31,7 +34,7 @@ from piglia.stats import wilson
 from piglia.variant import Variant
 from piglia.workers import WorkerPool
 
-__all__ = ["MatchResult", "Standing", "TournamentResult", "pair_interval", "play_match", "tournament"]
+__all__ = ["MatchResult", "PairSums", "Standing", "TournamentResult", "pair_interval", "play_match", "tournament"]
 
 
 @dataclass
@@ -107,22 +110,53 @@ class Standing:
         }
 
 
+@dataclass
+class PairSums:
+    """Running sums over duplicate pairs of ``x`` (A's points minus B's) and ``d`` (deals): all that
+    :meth:`interval` needs, in constant memory. Integers, so exact however many pairs."""
+
+    n: int = 0
+    x: int = 0
+    d: int = 0
+    xx: int = 0
+    xd: int = 0
+    dd: int = 0
+
+    def add(self, x: int, d: int) -> None:
+        """Fold in one complete pair."""
+        self.n += 1
+        self.x += x
+        self.d += d
+        self.xx += x * x
+        self.xd += x * d
+        self.dd += d * d
+
+    def interval(self, z: float = 1.96) -> tuple[float, float, float]:
+        """The points per deal difference and its 95% interval (see :func:`pair_interval`)."""
+        n, deals = self.n, self.d
+        if n == 0 or deals == 0:
+            return 0.0, -math.inf, math.inf
+        ratio = self.x / deals
+        if n < 2:
+            return ratio, -math.inf, math.inf
+        # sum((x - r d)^2) with r = X / D is (D^2 sum x^2 - 2 X D sum x d + X^2 sum d^2) / D^2: the numerator in
+        # exact integers (expanded in floats, it cancelled to a spurious spread where every pair is alike)
+        exact = deals * deals * self.xx - 2 * self.x * deals * self.xd + self.x * self.x * self.dd
+        residual = exact / (deals * deals) / (n - 1)
+        se = math.sqrt(residual / n) / (deals / n)
+        return ratio, ratio - z * se, ratio + z * se
+
+
 def pair_interval(pairs: list[tuple[int, int]], z: float = 1.96) -> tuple[float, float, float]:
     """From per pair (A's points minus B's, deals), the points per deal difference and its 95% interval.
 
     The estimate is the ratio of the sums; its standard error is the delta method's,
     ``sqrt(sum((x - r * d)^2) / (n - 1) / n) / mean(d)``. With fewer than two pairs the interval is unbounded.
     """
-    n = len(pairs)
-    deals = sum(d for _, d in pairs)
-    if n == 0 or deals == 0:
-        return 0.0, -math.inf, math.inf
-    ratio = sum(x for x, _ in pairs) / deals
-    if n < 2:
-        return ratio, -math.inf, math.inf
-    residual = sum((x - ratio * d) ** 2 for x, d in pairs) / (n - 1)
-    se = math.sqrt(residual / n) / (deals / n)
-    return ratio, ratio - z * se, ratio + z * se
+    sums = PairSums()
+    for x, d in pairs:
+        sums.add(x, d)
+    return sums.interval(z)
 
 
 @dataclass
@@ -136,19 +170,32 @@ class TournamentResult:
     matches: int = 0
     deals: int = 0
     interrupted: bool = False  # stopped (Ctrl-C, SIGTERM) before the end: these are the matches finished
-    # per duplicate pair index: (A's points - B's, deals, matches folded in so far)
-    by_pair: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    keep_pairs: bool = False  # keep each complete pair's figures (pairs), not only their sums
+    sums: PairSums = field(default_factory=PairSums)  # over the complete pairs
+    # per pair index with one match folded in so far: (A's points - B's, deals). Bounded by the matches under way
+    # (a pair's two matches are handed out one after the other), and by one pair where no worker plays them.
+    open_pairs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    kept: dict[int, tuple[int, int]] = field(default_factory=dict)  # with keep_pairs: per complete pair index
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
         """Per complete duplicate pair, in pair order: A's points minus B's, deals (a pair cut short by a stop
-        is left out)."""
-        return [(diff, deals) for _, (diff, deals, n) in sorted(self.by_pair.items()) if n == 2]
+        is left out). Only with ``keep_pairs``: a long tournament keeps their sums alone."""
+        if not self.keep_pairs:
+            raise PigliaError("the pairs' own figures are kept only with keep_pairs=True")
+        return [self.kept[k] for k in sorted(self.kept)]
 
     def add(self, result: MatchResult) -> None:
         """Fold in one match (the matches may come in any order; ``result.pair`` says which pair it is of)."""
-        diff, deals, n = self.by_pair.get(result.pair, (0, 0, 0))
-        self.by_pair[result.pair] = (diff + result.points[0] - result.points[1], deals + result.deals, n + 1)
+        diff, deals = result.points[0] - result.points[1], result.deals
+        other = self.open_pairs.pop(result.pair, None)
+        if other is None:
+            self.open_pairs[result.pair] = (diff, deals)
+        else:
+            diff, deals = diff + other[0], deals + other[1]
+            self.sums.add(diff, deals)
+            if self.keep_pairs:
+                self.kept[result.pair] = (diff, deals)
         self.matches += 1
         self.deals += result.deals
         for slot, st in enumerate(self.standings):
@@ -180,9 +227,9 @@ class TournamentResult:
     def difference(self) -> dict[str, Any]:
         """A's points per deal minus B's, with the 95% interval over the duplicate pairs (JSON: null ends
         when there are too few pairs to tell)."""
-        value, low, high = pair_interval(self.pairs)
+        value, low, high = self.sums.interval()
         bounds = [low if math.isfinite(low) else None, high if math.isfinite(high) else None]
-        return {"value": value, "ci95": bounds, "pairs": len(self.pairs)}
+        return {"value": value, "ci95": bounds, "pairs": self.sums.n}
 
 
 _WORKER_GAME: list[Game] = []  # the game a worker process plays (compiled rules do not pickle: set by fork)
@@ -208,8 +255,10 @@ def tournament(
     players: int | None = None,
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
+    keep_pairs: bool = False,
 ) -> TournamentResult:
-    """Play ``matches`` matches (rounded up to whole pairs) between ``names[0]`` and ``names[1]``.
+    """Play ``matches`` matches (rounded up to whole pairs) between ``names[0]`` and ``names[1]``; with
+    ``keep_pairs``, the result keeps each pair's figures too (:attr:`TournamentResult.pairs`).
 
     Results depend only on the arguments, not on ``workers``: each match has its own seeds. Ctrl-C or SIGTERM
     stops it within a move; the result then holds the matches finished, marked ``interrupted``.
@@ -217,7 +266,8 @@ def tournament(
     game = Game(variant, players)
     for name in names:
         make_player(name)  # a bad name fails here, not in a worker
-    result = TournamentResult(variant.name, game.num_players, seed, [Standing(names[0]), Standing(names[1])])
+    standings = [Standing(names[0]), Standing(names[1])]
+    result = TournamentResult(variant.name, game.num_players, seed, standings, keep_pairs=keep_pairs)
     pairs = (matches + 1) // 2
     # made as they are played: a list made first held every match of `--matches 100000000` before the first was
     # played (out of memory at once)
