@@ -361,6 +361,15 @@ def test_an_illegal_action_is_refused_with_the_legal_ones_named() -> None:
     bad = next(a for a in range(env.encoder.num_actions) if a not in legal)
     with pytest.raises(ValueError, match=f"action {bad} .* is not legal for player_.*legal actions: {legal[0]}"):
         env.step(bad)
+    # out of the action space: said once, with the space's range
+    top = env.encoder.num_actions
+    with pytest.raises(ValueError, match=rf"^action {top} \(out of range 0\.\.{top - 1}\) is not legal"):
+        env.step(top)
+    # a fraction is no index: int() would have played action legal[0] for legal[0] + 0.5, silently
+    for fraction in (legal[0] + 0.5, np.float32(legal[0] + 0.5)):
+        with pytest.raises(ValueError, match="is not a whole number"):
+            env.step(fraction)  # type: ignore[arg-type]
+    env.step(float(legal[0]))  # type: ignore[arg-type]  # a whole float is its index
 
 
 def test_render_shows_only_the_seat_to_move_s_hand() -> None:

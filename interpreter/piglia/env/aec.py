@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder, action_index
 from piglia.moves import Move
 from piglia.spec import load_variant
 from piglia.state import Game, State
@@ -180,12 +180,12 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
             return
         if action is None:
             raise ValueError(f"{agent} is to move and must give an action, not None")
-        move = self.legal_actions().get(int(action))
+        index = action_index(action)
+        move = self.legal_actions().get(index)
         if move is None:
             legal = ", ".join(str(a) for a in sorted(self.legal_actions()))
             raise ValueError(
-                f"action {int(action)} ({self.encoder.describe(int(action))}) is not legal for {agent}; "
-                f"legal actions: {legal}"
+                f"action {index} ({self.encoder.describe(index)}) is not legal for {agent}; legal actions: {legal}"
             )
         state = self.game_state
         self._cumulative_rewards[agent] = 0.0

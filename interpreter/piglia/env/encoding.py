@@ -36,6 +36,7 @@ ranked by :func:`build_rank`; other variants have no such block, so their action
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,7 +46,15 @@ from gymnasium import spaces
 from piglia.moves import Move
 from piglia.state import Game, SeatView
 
-__all__ = ["DEFAULT_BUILD_SLOTS", "DEFAULT_CAPTURE_SLOTS", "Encoder", "Layout", "build_rank", "capture_rank"]
+__all__ = [
+    "DEFAULT_BUILD_SLOTS",
+    "DEFAULT_CAPTURE_SLOTS",
+    "Encoder",
+    "Layout",
+    "action_index",
+    "build_rank",
+    "capture_rank",
+]
 
 DEFAULT_CAPTURE_SLOTS = 7
 DEFAULT_BUILD_SLOTS = 12
@@ -65,6 +74,17 @@ class Layout:
         """The slice of the observation vector holding block ``name``."""
         start, size = self.blocks[name]
         return slice(start, start + size)
+
+
+def action_index(action: object) -> int:
+    """An action as the index it is (an int, a numpy integer, a whole float); ValueError for anything else: int()
+    alone would turn 2.5 into action 2 and play it, silently."""
+    if isinstance(action, numbers.Integral):
+        return int(action)
+    value = float(action)  # type: ignore[arg-type]  # a float of any kind or a numeric string; else it raises
+    if not value.is_integer():
+        raise ValueError(f"action {action!r} is not a whole number: actions are indexes 0, 1, ...")
+    return int(value)
 
 
 def capture_rank(move: Move) -> tuple[int, tuple[int, ...]]:
@@ -236,7 +256,7 @@ class Encoder:
     def describe(self, action: int) -> str:
         """An action index in words: ``7d lay`` or ``7d capture #2``."""
         if not 0 <= action < self.num_actions:
-            return f"action {action} (out of range 0..{self.num_actions - 1})"
+            return f"out of range 0..{self.num_actions - 1}"
         if action >= self.build_base:
             card, choice = divmod(action - self.build_base, self.build_slots)
             return f"{self.game.variant.deck.cards[card].id} build #{choice + 1}"

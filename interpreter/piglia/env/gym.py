@@ -20,7 +20,7 @@ import gymnasium
 import numpy as np
 
 from piglia.env.aec import Observation, deal_rewards, make_game, render_text
-from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder, action_index
 from piglia.moves import Move
 from piglia.players import Player, make_player
 from piglia.state import State
@@ -127,14 +127,15 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         state = self.game_state
         if state.is_terminal() or self._abandoned:
             raise RuntimeError("the match is over: call reset()")
-        move = self._legal.get(int(action))
+        index = action_index(action)
+        move = self._legal.get(index)
         if move is None and self.illegal_action == "lose":
             self._abandoned = True  # the match ends here, lost: only reset() may follow
             obs = self._observation()
             obs["action_mask"] = self.encoder.no_actions()
-            return obs, -1.0, True, False, {"seat": self.seat, "illegal_action": int(action)}
+            return obs, -1.0, True, False, {"seat": self.seat, "illegal_action": index}
         if move is None:
-            raise ValueError(f"action {int(action)} ({self.encoder.describe(int(action))}) is not legal here")
+            raise ValueError(f"action {index} ({self.encoder.describe(index)}) is not legal here")
         before = list(state.totals)
         state.push(move)
         shaped = deal_rewards(self.game, before, state.totals, self.deal_reward)

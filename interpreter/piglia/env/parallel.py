@@ -19,7 +19,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from piglia.env.aec import Observation, PigliaEnv, deal_rewards, make_game
-from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder
+from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder, action_index
 from piglia.moves import Move
 from piglia.state import State
 from piglia.variant import Variant
@@ -162,7 +162,7 @@ class VectorEnv:
         rewards = np.zeros((self.num_envs, self.game.num_players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=bool)
         for row, state in enumerate(self.states):
-            action = int(actions[row])
+            action = action_index(actions[row])
             move = self._legal[row].get(action)
             if move is None:
                 raise ValueError(f"row {row}: action {action} ({self.encoder.describe(action)}) is not legal")
