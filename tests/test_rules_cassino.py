@@ -288,7 +288,8 @@ def test_build_notation_round_trips(cassino: Variant) -> None:
     assert str(move) == "3h on 4d+7s = 7" and Move.parse(str(move), deck) == move
     assert not move.is_capture and move.describe() == "3 of hearts builds 7 on 4 of diamonds + 7 of spades"
     assert Move.parse("7d x 3c+4s", deck) != Move.parse("7d", deck)
-    for bad in ("3h on = 7", "3h on 4d = x", "3h on 4d", "3h on 4d = 0"):
+    # '²' passes str.isdigit() and a number of 5,000 digits is too long for int(): each is bad notation too
+    for bad in ("3h on = 7", "3h on 4d = x", "3h on 4d", "3h on 4d = 0", "3h on 4d = ²", "3h on 4d = " + "9" * 5000):
         with pytest.raises(piglia.PigliaError):
             Move.parse(bad, deck)
 

@@ -477,6 +477,14 @@ def test_S2_4_the_reason_for_an_illegal_move_is_in_the_pages_language(client: Te
     assert "must capture" in r.json()["error"]  # English: the engine's own words
 
 
+def test_unreadable_notation_is_refused_never_a_server_error(client: TestClient) -> None:
+    # '3c on 4s = ²' once reached int() past str.isdigit() and answered 500
+    game_id = client.post("/api/games", json={"variant": "cassino", "seed": 3}).json()["id"]
+    for text in ("3c on 4s = ²", "3c on 4s = " + "9" * 5000, " on = "):
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": text})
+        assert r.status_code == 422 and "cannot read move" in r.json()["error"], (text[:20], r.text[:200])
+
+
 def test_public_events_keep_only_the_fields_known_to_be_public() -> None:
     """A field the web table does not know (a face-down card, the stock's order, a seed) never reaches a client."""
     deal = {
