@@ -320,6 +320,16 @@ def test_cluster_address_that_never_answers(tmp_path: Path, server: tuple[socket
     assert result.returncode == 1 and "did not answer within 5 s" in result.stderr
 
 
+@pytest.mark.parametrize("port", ["\u00b2", "99999999", "9" * 5000, ""])
+def test_cluster_address_with_a_port_that_is_no_port(port: str) -> None:
+    # '²' passes str.isdigit(), and int() then failed, as it does for 5,000 digits: an internal error each time
+    from piglia.errors import PigliaError
+    from piglia.simulate import probe_scheduler
+
+    with pytest.raises(PigliaError, match="is not a scheduler address such as tcp://host:8786"):
+        probe_scheduler(f"tcp://127.0.0.1:{port}", timeout=1)
+
+
 def test_cluster_address_of_a_web_server(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     web = subprocess.Popen(

@@ -732,7 +732,7 @@ def test_serve_listens_on_localhost_by_default_and_needs_the_extra(
     assert "pip install 'piglia[web]'" in capsys.readouterr().err
 
 
-def _post_raw(path: str, chunks: int, declared: int | None) -> tuple[int, int]:
+def _post_raw(path: str, chunks: int, declared: int | str | None) -> tuple[int, int]:
     """POST ``chunks`` chunks of 1 MB to the application, as a server hands a request over (ASGI), optionally
     declaring a Content-Length: (the answer's status, how many chunks the application read)."""
     read = 0
@@ -750,7 +750,7 @@ def _post_raw(path: str, chunks: int, declared: int | None) -> tuple[int, int]:
 
     headers = [(b"content-type", b"application/json")]
     if declared is not None:
-        headers.append((b"content-length", str(declared).encode()))
+        headers.append((b"content-length", str(declared).encode("latin-1")))  # as HTTP carries header bytes
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -776,6 +776,9 @@ def test_a_request_over_the_size_limit_is_refused_without_reading_it_whole() -> 
     limit_chunks = MAX_BODY_BYTES // (1 << 20)
     for path in ("/api/games", "/api/rules/check"):
         assert _post_raw(path, 400, declared=400 << 20) == (413, 0)
+        # a size that is no number ('²' passes str.isdigit()) is not trusted: the body is counted as it comes
+        status, read = _post_raw(path, 400, declared="\u00b2")
+        assert status == 413 and read <= limit_chunks + 1
         status, read = _post_raw(path, 400, declared=None)
         assert status == 413 and read <= limit_chunks + 1
     # under the limit, the body is read whole (and, being blanks, is not JSON)

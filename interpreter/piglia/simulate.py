@@ -217,7 +217,9 @@ def probe_scheduler(address: str, timeout: float = CLUSTER_TIMEOUT_SECONDS) -> N
         return  # tls:// and others: left to the Dask client, with its timeout
     host, _, port_text = rest.rpartition(":")
     host = host.strip("[]")
-    if not host or not port_text.isdigit():
+    # a port in ASCII digits, 0-65535 ('²' passes str.isdigit(), and int() then failed)
+    port_ok = port_text.isascii() and port_text.isdigit() and len(port_text) <= 5 and int(port_text) <= 65535
+    if not host or not port_ok:
         raise PigliaError(f"--cluster: {address!r} is not a scheduler address such as tcp://host:8786")
     try:
         with socket.create_connection((host, int(port_text)), timeout=timeout) as sock:

@@ -226,7 +226,8 @@ async def _body(request: Request) -> dict[str, Any]:
     # server's memory before it was refused, and a few at once would exhaust the machine.
     too_big = ApiError(413, f"the request is larger than {MAX_BODY_BYTES // (1024 * 1024)} MB")
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and (len(declared) > 12 or int(declared) > MAX_BODY_BYTES):  # refused before reading
+    declared_size = declared.isascii() and declared.isdigit()  # not '²': str.isdigit() passes it, int() refuses it
+    if declared_size and (len(declared) > 12 or int(declared) > MAX_BODY_BYTES):  # refused before reading
         raise too_big
     chunks: list[bytes] = []
     size = 0
