@@ -189,3 +189,15 @@ def test_a_tournament_of_a_hundred_million_matches_starts_in_little_memory() -> 
         [sys.executable, "-c", script], capture_output=True, text=True, env=piglia_env(), timeout=120
     )
     assert result.returncode == 0 and result.stdout.split() == ["3", "True"], result.stderr[-2000:]
+
+
+def test_a_yaml_number_has_at_most_the_digits_of_a_dsl_literal() -> None:
+    from piglia.dsl import parser
+    from piglia.yamlpos import MAX_INT_DIGITS
+
+    assert parser._MAX_INT_DIGITS == MAX_INT_DIGITS  # one limit for a number, wherever the rule file writes it
+    ok = "9" * MAX_INT_DIGITS
+    assert load_yaml(f"a: {ok}\nb: -{ok}\n", "n.yaml").data == {"a": int(ok), "b": -int(ok)}
+    for text in (f"a: {ok}9\n", f"a: -{ok}9\n", "a: 1_000_000_000_000_000_000_0\n"):
+        with pytest.raises(SpecError, match=r"number too large \(more than 18 digits\)"):
+            load_yaml(text, "n.yaml")

@@ -24,7 +24,7 @@ from piglia.errors import SpecError
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["Path", "YamlDoc", "format_path", "load_yaml"]
+__all__ = ["MAX_INT_DIGITS", "Path", "YamlDoc", "format_path", "load_yaml"]
 
 Path = tuple[str | int, ...]
 
@@ -32,6 +32,10 @@ Path = tuple[str | int, ...]
 # many is an attack or an accident, and refusing it keeps memory and time bounded.
 MAX_NODES = 100_000
 MAX_DEPTH = 64
+# Rule values are small (scores, counts, targets); 18 digits keeps a number clear of Python's int/str conversion
+# limit (4,300 digits, past which PyYAML's own int() failed) and of absurd work. The DSL's literals share it.
+MAX_INT_DIGITS = 18
+_INT_TAG = "tag:yaml.org,2002:int"
 
 
 def format_path(path: Path) -> str:
@@ -250,6 +254,8 @@ class _Builder:
             node.end_mark.column,
             node.style,
         )
+        if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
+            raise self._error(node, f"number too large (more than {MAX_INT_DIGITS} digits)", path)
         value = self.constructor.construct_object(node, deep=True)
         if node.style is None and isinstance(value, int | float):
             surprise = _yaml11_surprise(str(node.value), value)
