@@ -135,6 +135,12 @@ def test_unknown_cards_and_malformed_events(
         ("[1, 2]\n", 1, 'each line is a JSON object with an "event" key'),
         ('{"event": "play"}\n', 1, "a record starts with a header event"),
         ("{not json\n", 1, "not valid JSON: Expecting property name enclosed in double quotes (column 2)"),
+        # past int()'s 4,300 digits: once an internal error of `piglia replay`
+        (
+            '{"event": "header", "seed": ' + "9" * 5000 + "}\n",
+            1,
+            "a number of more than 4,300 digits is not a number a record may hold",
+        ),
     ],
 )
 def test_files_that_are_no_record(text: str, line: int, message: str) -> None:

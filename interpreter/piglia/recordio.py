@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import stat
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -316,8 +317,15 @@ def _depth(text: str) -> int:
 
 def loads_strict(text: str) -> Any:
     """One record line as JSON: ``json.JSONDecodeError`` if it is not JSON, :class:`StrictJsonError` for duplicate
-    keys, NaN or Infinity, or nesting deeper than :data:`MAX_JSON_DEPTH`."""
+    keys, NaN or Infinity, a number of more digits than ``int()`` reads, or nesting deeper than
+    :data:`MAX_JSON_DEPTH`."""
     # Counting brackets is cheap and rules out almost every line; only a line with many is scanned for depth.
     if text.count("[") + text.count("{") > MAX_JSON_DEPTH and _depth(text) > MAX_JSON_DEPTH:
         raise StrictJsonError(f"nested deeper than {MAX_JSON_DEPTH} levels: not a record line")
-    return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    try:
+        return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # not JSON's own error: int() past Python's conversion limit, refusing a number's digits
+        limit = sys.get_int_max_str_digits()
+        raise StrictJsonError(f"a number of more than {limit:,} digits is not a number a record may hold") from None
