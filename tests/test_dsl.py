@@ -35,7 +35,7 @@ from piglia.dsl.nodes import (
     Where,
 )
 from piglia.dsl.resources import grammar_text
-from piglia.errors import DslError, DslNameError, DslSyntaxError, DslTypeError
+from piglia.errors import DslError, DslNameError, DslSyntaxError, DslTypeError, LimitError
 
 # ---------------------------------------------------------------------------------------------------
 # A small Italian deck: coins/cups/swords/clubs (d/c/s/b), asso 2..7 fante cavallo re.
@@ -522,6 +522,9 @@ ERRORS = [
     ("n == coins", DslTypeError, "cannot compare a number with a suit", 0),
     ("count(pile)", DslTypeError, "expected a true/false condition, got a number", 0),
     ("n / 0", DslTypeError, "division by zero", 4),
+    # a product of more than 18 digits, found where it is folded: of constants, or tabulated over the deck
+    ("999999999999999999 * 10 > n", DslTypeError, "number too large (a product of more than 18 digits)", 0),
+    ("sum(c.value * 999999999999999999 for c in deck) > n", DslTypeError, "number too large", 4),
     ("not n", DslTypeError, "'not' needs a true/false condition, got a number", 4),
     ("n + card", DslTypeError, "'+' needs a number, got a card", 4),
     ("n and true", DslTypeError, "'and' needs a true/false condition, got a number", 0),
@@ -552,6 +555,15 @@ def test_error(text: str, kind: type[DslError], fragment: str, offset: int) -> N
     assert info.value.offset == offset
     assert info.value.length >= 0
     assert info.value.offset + info.value.length <= max(len(text), 1)
+
+
+def test_a_product_past_18_digits_at_run_time_is_a_limit_not_a_huge_number() -> None:
+    # sixty products of big numbers made a number of a thousand digits, which a simulation's averages could not
+    # turn into a float (OverflowError); products stop at 18 digits with the engine's limit error instead
+    ok = compile_expr("n * n * n > 0", scope=SCOPE, deck=DECK, expected=T.BOOL)
+    assert ok.fn(SimpleNamespace(n=10**6 - 1)) is True  # 18 digits: allowed
+    with pytest.raises(LimitError, match="passed 18 digits"):
+        ok.fn(SimpleNamespace(n=10**6))
 
 
 def test_error_hints_use_the_variants_own_names() -> None:
@@ -686,7 +698,11 @@ def compile_or_dsl_error(text: str) -> Compiled | DslError:
 
 
 def check_runs(compiled: Compiled) -> None:
-    value = compiled.fn(ENV)
+    try:
+        value = compiled.fn(ENV)
+    except LimitError as exc:  # a product past 18 digits (n * n * ...): the engine's limit, with its message
+        assert "passed 18 digits" in str(exc)
+        return
     assert CHECK_TYPE[compiled.type](value), (compiled.type, value)
 
 

@@ -16,7 +16,7 @@ from typing import TypeVar
 
 import pytest
 
-from conftest import piglia_env
+from conftest import piglia_env, run_piglia
 from piglia.errors import SpecError
 from piglia.spec import MAX_FILE_BYTES, load_variant, validate_file
 from piglia.yamlpos import load_yaml
@@ -201,3 +201,17 @@ def test_a_yaml_number_has_at_most_the_digits_of_a_dsl_literal() -> None:
     for text in (f"a: {ok}9\n", f"a: -{ok}9\n", "a: 1_000_000_000_000_000_000_0\n"):
         with pytest.raises(SpecError, match=r"number too large \(more than 18 digits\)"):
             load_yaml(text, "n.yaml")
+
+
+def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_path: Path) -> None:
+    # validates (the piles are not known before play), then each deal's product of 16 pile counts passes 18
+    # digits: the run stops with the limit's message, where it once ended in an OverflowError in the statistics
+    product = " * ".join(["count(pile)"] * 16)
+    path = tmp_path / "product.yaml"
+    path.write_text(
+        f'name: product\nextends: scopa\nawards:\n  cards:\n    most: null\n    points: null\n    score: "{product}"\n'
+    )
+    assert validate_file(str(path)) == []
+    result = run_piglia("simulate", str(path), "--deals", "3", "--workers", "1")
+    assert result.returncode == 1 and "a product in the rules' expressions passed 18 digits" in result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr

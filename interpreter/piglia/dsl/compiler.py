@@ -56,7 +56,7 @@ from piglia.dsl.nodes import (
     Where,
 )
 from piglia.dsl.parser import parse
-from piglia.errors import DslError, DslNameError, DslTypeError, did_you_mean
+from piglia.errors import DslError, DslNameError, DslTypeError, LimitError, did_you_mean
 
 __all__ = ["AGGREGATES", "FUNCTIONS", "MAX_COST", "Compiled", "compile_expr", "compile_reference"]
 
@@ -205,6 +205,19 @@ def _gen_closure(f: Callable[..., Any], args: Sequence[Code]) -> Fn:
 # ---------------------------------------------------------------------------------------------------
 # Run-time helpers (pure, never raise on well-typed values)
 # ---------------------------------------------------------------------------------------------------
+
+
+# The largest product an expression may make: rule values are scores and counts, and a literal has at most 18 digits
+# (parser._MAX_INT_DIGITS). Products alone can grow fast (sixty literals multiplied make a number of a thousand
+# digits, which a simulation's averages cannot turn into a float); sums grow only with the cost limit.
+MAX_PRODUCT = 10**18 - 1
+
+
+def _mul(a: int, b: int) -> int:
+    product = a * b
+    if -MAX_PRODUCT <= product <= MAX_PRODUCT:
+        return product
+    raise LimitError(f"a product in the rules' expressions passed 18 digits ({a} * {b})")
 
 
 def _floordiv(a: int, b: int) -> int:
@@ -688,8 +701,13 @@ class _Compiler:
         self.need(right, node.right, T.INT, f"'{node.op}'")
         if node.op in "/%" and right.kind is Kind.CONST and right.value == 0:
             raise DslTypeError("division by zero", node.right.offset, length=node.right.length)
-        f = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": _floordiv, "%": _mod}[node.op]
-        return self.lift(T.INT, f, [left, right])
+        f = {"+": operator.add, "-": operator.sub, "*": _mul, "/": _floordiv, "%": _mod}[node.op]
+        try:
+            return self.lift(T.INT, f, [left, right])
+        except LimitError:  # a product of constants, folded here: at its place in the file
+            raise DslTypeError(
+                "number too large (a product of more than 18 digits)", node.offset, length=node.length
+            ) from None
 
     def compare(self, node: Compare, ctx: _Ctx) -> Code:
         left, right = self.expr(node.left, ctx), self.expr(node.right, ctx)
