@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from piglia.errors import SpecError
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["MAX_INT_DIGITS", "Path", "YamlDoc", "format_path", "load_yaml"]
+__all__ = ["Path", "YamlDoc", "format_path", "load_yaml"]
 
 Path = tuple[str | int, ...]
 
@@ -32,9 +33,6 @@ Path = tuple[str | int, ...]
 # many is an attack or an accident, and refusing it keeps memory and time bounded.
 MAX_NODES = 100_000
 MAX_DEPTH = 64
-# Rule values are small (scores, counts, targets); 18 digits keeps a number clear of Python's int/str conversion
-# limit (4,300 digits, past which PyYAML's own int() failed) and of absurd work. The DSL's literals share it.
-MAX_INT_DIGITS = 18
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
@@ -254,8 +252,11 @@ class _Builder:
             node.end_mark.column,
             node.style,
         )
-        if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
-            raise self._error(node, f"number too large (more than {MAX_INT_DIGITS} digits)", path)
+        # a number past what int() reads (Python's int/str limit, 4,300 digits) failed inside PyYAML's constructor;
+        # a shorter one is read, and the schema says how large the place allows ("got a number of 400 digits")
+        limit = sys.get_int_max_str_digits()
+        if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > limit:
+            raise self._error(node, f"number too large (more than {limit:,} digits)", path)
         value = self.constructor.construct_object(node, deep=True)
         if node.style is None and isinstance(value, int | float):
             surprise = _yaml11_surprise(str(node.value), value)

@@ -59,8 +59,7 @@ MAX_DEPTH = 64
 """Deepest nesting accepted: parentheses, calls and operators each add a level; literals and names do not."""
 
 # Rule values are small (scores, counts); 18 digits keeps literals clear of Python's int/str
-# conversion limit and of absurd constant folding work. The same as a YAML number's (yamlpos.MAX_INT_DIGITS; a test
-# keeps them equal), not imported from there: a warm start compiles expressions but reads no YAML.
+# conversion limit and of absurd constant folding work.
 _MAX_INT_DIGITS = 18
 
 # Parse-tree nodes that add no nesting level: leaves, and the wrappers of call arguments (the call
