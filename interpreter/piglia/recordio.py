@@ -324,8 +324,8 @@ def loads_strict(text: str) -> Any:
         raise StrictJsonError(f"nested deeper than {MAX_JSON_DEPTH} levels: not a record line")
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, StrictJsonError):  # JSON's own errors, and the hooks' above
         raise
-    except ValueError:  # not JSON's own error: int() past Python's conversion limit, refusing a number's digits
+    except ValueError:  # neither: int() past Python's conversion limit, refusing a number's digits
         limit = sys.get_int_max_str_digits()
         raise StrictJsonError(f"a number of more than {limit:,} digits is not a number a record may hold") from None
