@@ -143,11 +143,11 @@ class Move:
         value = value.strip()
         # ASCII digits, and not too many: str.isdigit() also passes '²', which int() refuses, and int() refuses a
         # number of thousands of digits (both once reached the web table as a server error)
-        number = value.isascii() and value.isdigit() and len(value) <= 9
-        if not sep or not eq or not played.strip() or not cards.strip() or not number or int(value) <= 0:
+        amount = int(value) if value.isascii() and value.isdigit() and len(value) <= 9 else 0
+        if not sep or not eq or not played.strip() or not cards.strip() or amount <= 0:
             raise PigliaError(f"cannot read move {text!r}: a build is written 'CARD on CARD+CARD = VALUE'")
         onto = tuple(deck.parse_card(t.strip()) for t in cards.split("+"))
-        return cls.build(deck.parse_card(played.strip()), onto, int(value))
+        return cls.build(deck.parse_card(played.strip()), onto, amount)
 
 
 # The frozen dataclass's slot setters, for Move._sorted (thousands of moves per position on big tables).

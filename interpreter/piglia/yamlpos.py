@@ -214,6 +214,7 @@ class _Builder:
         self.doc = doc
         self.count = 0
         self.constructor = yaml.SafeLoader("")  # only its safe scalar constructor is used
+        self.int_digits = sys.get_int_max_str_digits()  # what int() reads, asked once a file
 
     def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
         import yaml  # already imported by load_yaml: a dictionary look-up
@@ -254,9 +255,8 @@ class _Builder:
         )
         # a number past what int() reads (Python's int/str limit, 4,300 digits) failed inside PyYAML's constructor;
         # a shorter one is read, and the schema says how large the place allows ("got a number of 400 digits")
-        limit = sys.get_int_max_str_digits()
-        if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > limit:
-            raise self._error(node, f"number too large (more than {limit:,} digits)", path)
+        if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > self.int_digits:
+            raise self._error(node, f"number too large (more than {self.int_digits:,} digits)", path)
         value = self.constructor.construct_object(node, deep=True)
         if node.style is None and isinstance(value, int | float):
             surprise = _yaml11_surprise(str(node.value), value)
