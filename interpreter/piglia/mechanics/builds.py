@@ -232,9 +232,10 @@ class _BuildPool:
     """The loose cards a build may take on this turn's table (those the rules allow), and their groups by
     total as bit masks over them (bit ``i`` for ``cards[i]``), found on demand: the same for every card of a
     hand, so :func:`raw_moves` and :func:`pick` make one a turn. The sum search's bounds (the totals the cards
-    reach, the most each suffix adds up to) are worked out once for every total asked, not once per total."""
+    reach, the most each suffix adds up to) are worked out once for every total asked, not once per total; so
+    are a value's unions of groups (a multiple build's further groups), which every card of that value asks."""
 
-    __slots__ = ("_alts", "_by_total", "_prepared", "cards")
+    __slots__ = ("_alts", "_by_total", "_prepared", "_unions", "cards")
 
     def __init__(self, table: Sequence[int], ok: Sequence[bool], values: Sequence[int]) -> None:
         self.cards = [c for c in table if ok[c]]
@@ -242,6 +243,7 @@ class _BuildPool:
         self._alts = [(values[c],) for c in self.cards]
         self._prepared: tuple[int, list[int]] | None = None
         self._by_total: dict[int, set[int]] = {}
+        self._unions: dict[int, set[int] | None] = {}
 
     def groups(self, need: int) -> set[int]:
         """The groups (masks) adding up to ``need``; the empty group when ``need`` is 0. Callers never change
@@ -257,6 +259,23 @@ class _BuildPool:
                 prepared = self._prepared = (_reach(self._alts), _suffix(self._alts))
             found = self._by_total[need] = _sum_groups(self._alts, need, 1, 10_000, prepared)
         return found
+
+    def unions(self, value: int) -> set[int] | None:
+        """Every non-empty union of disjoint groups adding up to ``value`` (a multiple build's further groups);
+        None when there are more than the sets' limit. Callers never change the set returned."""
+        if value in self._unions:
+            return self._unions[value]
+        whole = self.groups(value)
+        more = self._unions[value] = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
+        return more
+
+
+def _too_many_multiples(state: State, card: int, value: int) -> LimitError:
+    deck = state.game.variant.deck
+    return LimitError(
+        f"builds.multiple: the {deck.cards[card].name} could make more than {DEFAULT_LIMIT} multiple "
+        f"builds of {value} on a table of {len(state.table)} cards ({' '.join(deck.ids(state.table))})"
+    )
 
 
 def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) -> list[tuple[tuple[int, ...], int]]:
@@ -286,14 +305,9 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
             heads = groups_of(v - pv)  # the played card's own group
             if not heads:
                 continue
-            whole = groups_of(v)  # further groups of the value, from loose cards
-            more = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
+            more = pool.unions(v)  # further groups of the value, from loose cards
             if more is None:
-                deck = state.game.variant.deck
-                raise LimitError(
-                    f"builds.multiple: the {deck.cards[card].name} could make more than {DEFAULT_LIMIT} multiple "
-                    f"builds of {v} on a table of {len(state.table)} cards ({' '.join(deck.ids(state.table))})"
-                )
+                raise _too_many_multiples(state, card, v)
             bases = [b for b in state.builds if b.value == v]
             for h in heads:
                 for u in more:
@@ -305,6 +319,43 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
                         if not h & u:
                             found.add((tuple(sorted((*cards(h | u), *b.cards))), v))
     return sorted(found, key=lambda o: (o[1], o[0]))
+
+
+def _count_builds(state: State, card: int, held: set[int], pool: _BuildPool, need: int) -> int:
+    """How many of :func:`_build_options` cover ``need`` (the bit mask of the first cards of the mover's builds
+    that this move must take in), counted without listing them: random play lists only the drawn card's.
+
+    Every option is a distinct set of cards for its value, so each is counted once: different groups are different
+    loose cards, a build's cards are in no group (builds are not loose), and a multiple build's groups add up to
+    more than a single build's group of the same value. Only the unions of a multiple build's groups may repeat
+    (one set split two ways), so those are counted as a set. ``need`` holds builds' first cards only: an option
+    of loose cards alone covers it only when it is empty, one onto a build only when it is within that build."""
+    rules = _rules(state)
+    pv = state.game.variant.deck.value_of[card]
+    groups_of = pool.groups
+    builds = state.builds
+    n = 0
+    for v in sorted(held):  # in _build_options' order, so that a limit stops at the same value
+        if v > pv and not need:
+            n += len(groups_of(v - pv))
+        if rules.increase:
+            for b in builds:
+                if not b.multiple and b.value < v and v - pv - b.value >= 0 and _covers(b.cards, need):
+                    n += len(groups_of(v - pv - b.value))
+        if rules.multiple and pv <= v:
+            heads = groups_of(v - pv)
+            if not heads:
+                continue
+            more = pool.unions(v)
+            if more is None:
+                raise _too_many_multiples(state, card, v)
+            spread = len({h | u for h in heads for u in more if not h & u}) if more else 0
+            if not need:
+                n += spread
+            for b in builds:
+                if b.value == v and _covers(b.cards, need):
+                    n += len(heads) + spread
+    return n
 
 
 def raw_moves(state: State) -> list[RawMove]:
@@ -361,13 +412,13 @@ def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None
     owned = [b for b in state.builds if b.owner == seat]
     pool = _BuildPool(table, ok, values)  # as in raw_moves: worked out once a turn
     # per card (the hand is kept in card order, as raw_moves sorts): its captures (masks), whether it may trail,
-    # its builds
-    per_card: list[tuple[int, Collection[int], bool, list[tuple[tuple[int, ...], int]]]] = []
+    # its builds counted (only the drawn card's are listed), the values the rest of the hand holds, and the first
+    # cards of the mover's builds that only this move can still cover (each must be in it)
+    per_card: list[tuple[int, Collection[int], bool, int, set[int], int]] = []
     n = 0
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
-        # the first cards of the mover's builds that only this move can still cover: each must be in it
         need = 0
         for b in owned:
             if b.value not in held:
@@ -375,21 +426,20 @@ def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None
         caps = _masks_with_builds(state, card, table, found[i])
         if need:
             caps = [m for m in caps if m & need == need]
-        builds: list[tuple[tuple[int, ...], int]] = []
-        if ok[card] and held:
-            builds = _build_options(state, card, held, pool)
-            if need:
-                builds = [o for o in builds if _covers(o[0], need)]
-        n += len(caps) + len(builds) + (not owned)
+        builds = _count_builds(state, card, held, pool, need) if ok[card] and held else 0
+        n += len(caps) + builds + (not owned)
         if n > MAX_MOVES:
             raise MoveLimitError(len(hand), len(state.table))
-        per_card.append((card, caps, not owned, builds))
+        per_card.append((card, caps, not owned, builds, held, need))
     k = draw(n) if n > 1 else 0
-    for card, caps, trail, builds in per_card:
-        if k < len(builds):
-            onto, value = builds[k]
+    for card, caps, trail, builds, held, need in per_card:
+        if k < builds:
+            options = _build_options(state, card, held, pool)
+            if need:
+                options = [o for o in options if _covers(o[0], need)]
+            onto, value = options[k]
             return n, BuildRaw(card, onto, value)
-        k -= len(builds)
+        k -= builds
         if trail:
             if k == 0:
                 return n, (card, ())
