@@ -1,5 +1,7 @@
 """Random play counts a card's builds without listing them (``mechanics/builds.py``, ``_count_builds``); only the
-drawn card's builds are listed. The count must be the length of the listing :func:`raw_moves` makes (after the
+drawn card's builds are listed. The groups of loose cards builds are made of are kept from turn to turn, the
+groups of the cards placed added and those holding the cards taken dropped (``_pool``), and must be the groups a
+search of the table finds. The count must be the length of the listing :func:`raw_moves` makes (after the
 owner's obligation, CA2.2, keeps only the moves that take in the mover's builds that the rest of the hand could no
 longer take), or random play would draw from a different number of moves. The listing itself is tested against
 RULES.md 5.3 in tests/test_rules_cassino.py; here it is the reference.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -29,7 +32,7 @@ def both(state: State) -> Iterator[tuple[str, int, int]]:
     values = state.game.variant.deck.value_of
     hand = state.hands[state.to_move]
     owned = [b for b in state.builds if b.owner == state.to_move]
-    pool = builds_._BuildPool(builds_.loose(state), rules.ok, values)
+    pool = builds_._pool(state, builds_.loose(state))
     for i, card in enumerate(hand):
         held = {values[c] for c in hand[:i] + hand[i + 1 :] if rules.ok[c]}
         if not (rules.ok[card] and held):
@@ -112,8 +115,7 @@ def test_a_limit_is_raised_where_the_listing_raises_it(tmp_path: Path, cassino: 
     state = Game(cassino).position(hands=[["6d", "6h", "Kd"], ["Qc"]], table=table[:18], to_move=0)
     messages = []
     for counting in (True, False):
-        rules = builds_._rules(state)
-        pool = builds_._BuildPool(builds_.loose(state), rules.ok, cassino.deck.value_of)
+        pool = builds_._pool(state, builds_.loose(state))
         card = state.hands[0][0]
         held = {6}
         with pytest.raises(LimitError) as caught:
@@ -123,3 +125,32 @@ def test_a_limit_is_raised_where_the_listing_raises_it(tmp_path: Path, cassino: 
                 builds_._build_options(state, card, held, pool)
         messages.append(str(caught.value))
     assert messages[0] == messages[1] and "multiple builds of 6" in messages[0]
+
+
+@pytest.mark.parametrize("most", [builds_.MAX_POOL_GROUPS, 5])
+def test_groups_kept_from_turn_to_turn_are_the_groups_of_the_table(monkeypatch: pytest.MonkeyPatch, most: int) -> None:
+    # CA2.1: a build's cards are the played card and loose cards adding up to its value; the groups the pool
+    # gives for each total must be exactly the sets of loose cards (those builds may take) with that total,
+    # listed from turn to turn or, past the most groups a pool lists (5 here: most tables), searched for
+    monkeypatch.setattr(builds_, "MAX_POOL_GROUPS", most)
+    variant = piglia.load_variant("cassino")
+    game = Game(variant, 2)
+    values = variant.deck.value_of
+    rules = variant.builds
+    assert rules is not None
+    checked = 0
+    for state in random_positions(game, 3):
+        loose = [c for c in builds_.loose(state) if rules.ok[c]]
+        if len(loose) > 12:
+            continue
+        pool = builds_._pool(state, builds_.loose(state))
+        for total in range(1, rules.top + 1):
+            expected = {
+                sum(1 << c for c in group)
+                for size in range(1, len(loose) + 1)
+                for group in combinations(loose, size)
+                if sum(values[c] for c in group) == total
+            }
+            assert pool.groups(total) == expected, (total, loose)
+            checked += 1
+    assert checked > 500

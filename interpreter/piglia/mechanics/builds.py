@@ -33,8 +33,7 @@ form :class:`~piglia.moves.BuildRaw`; the record's ``play`` event gives its ``bu
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from itertools import compress
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -45,8 +44,8 @@ from piglia.errors import LimitError
 from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
-from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError, as_cards
-from piglia.mechanics.sets import DEFAULT_LIMIT, _reach, _suffix, _sum_groups, unions
+from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError, as_cards, count_subsets
+from piglia.mechanics.sets import DEFAULT_LIMIT, _grown, _sum_groups, unions
 from piglia.moves import BuildRaw
 
 if TYPE_CHECKING:
@@ -129,7 +128,11 @@ class Builds:
     ok: tuple[bool, ...]  # per card: may it take part in builds?
     increase: bool
     multiple: bool
+    top: int  # the highest value a build can have (that of a card that may take part in builds)
     cards: Compiled | None = None  # the condition as written (for the rules page)
+    # the last turn's pool of loose cards (_BuildPool), and the last one whose groups were listed: the next
+    # turn's groups are made from those, as the table changes by a card or a few; a cache, not part of the rules
+    last: list[_BuildPool | None] = field(default_factory=lambda: [None, None], compare=False, repr=False)
 
     def phrase(self, page: Page) -> list[str]:
         """The rules-page lines of the builds section."""
@@ -156,7 +159,8 @@ def build_builds(b: BuildContext, spec: Mapping[str, Any]) -> Builds:
         ok = tuple(o and bool(cond.fn(CardEnv(c, c))) for c, o in enumerate(ok))
     if not any(ok):
         raise b.fail(("builds", "cards") if "cards" in spec else ("builds",), "no card of the deck can be built with")
-    return Builds(ok, bool(spec.get("increase", True)), bool(spec.get("multiple", True)), cond)
+    top = max(v for v, o in zip(values, ok, strict=True) if o)
+    return Builds(ok, bool(spec.get("increase", True)), bool(spec.get("multiple", True)), top, cond)
 
 
 # -- play time ---------------------------------------------------------------------------------------------
@@ -228,36 +232,87 @@ def kind_of(state: State, card: int, captured: Capture) -> str:
     return ""
 
 
+# Most groups a pool lists (a table's groups adding up to at most the highest build value): real tables have a few
+# dozen. Past it (many low cards, or a card of a huge value that every group stays under), the groups of each
+# total asked are searched for instead, as the sets' sums are.
+MAX_POOL_GROUPS = 20_000
+
+
 class _BuildPool:
-    """The loose cards a build may take on this turn's table (those the rules allow), and their groups by
-    total as bit masks over them (bit ``i`` for ``cards[i]``), found on demand: the same for every card of a
-    hand, so :func:`raw_moves` and :func:`pick` make one a turn. The sum search's bounds (the totals the cards
-    reach, the most each suffix adds up to) are worked out once for every total asked, not once per total; so
-    are a value's unions of groups (a multiple build's further groups), which every card of that value asks."""
+    """The loose cards a build may take on a table (those the rules allow, as a bit mask over the deck) and their
+    groups by total (bit masks over the deck too), the same for every card of a hand. The groups are every group
+    of those cards adding up to at most the highest value a build can have, listed once when first asked and
+    made from the last table's (:func:`_pool`): a turn changes the table by a card or a few, so the groups of
+    the cards placed are added and those holding the cards taken dropped, not searched again (past
+    MAX_POOL_GROUPS, each total is searched for). Each total's groups and each value's unions of groups (a
+    multiple build's further groups) are worked out once a table."""
 
-    __slots__ = ("_alts", "_by_total", "_prepared", "_unions", "cards")
+    __slots__ = ("_by_total", "_kept", "_pairs", "_tried", "_unions", "mask", "top", "values")
 
-    def __init__(self, table: Sequence[int], ok: Sequence[bool], values: Sequence[int]) -> None:
-        self.cards = [c for c in table if ok[c]]
-        # values above 0 (``ok``), in the sum search's form: no alternatives
-        self._alts = [(values[c],) for c in self.cards]
-        self._prepared: tuple[int, list[int]] | None = None
+    def __init__(self, mask: int, top: int, values: Sequence[int], kept: list[_BuildPool | None]) -> None:
+        self.mask = mask
+        self.top = top
+        self.values = values
+        # the rules' pools kept between turns (Builds.last): the last one, and the last whose groups were listed
+        self._kept = kept
+        self._pairs: list[tuple[int, int]] | None = None  # (total, group) of every group, the empty one too
+        self._tried = False  # whether the groups were listed (or found to be too many)
         self._by_total: dict[int, set[int]] = {}
         self._unions: dict[int, set[int] | None] = {}
+
+    def _groups(self) -> list[tuple[int, int]] | None:
+        """Every group with its total (None when there are more than MAX_POOL_GROUPS)."""
+        if self._tried:
+            return self._pairs
+        self._tried = True
+        base = self._kept[1]
+        if base is not None and base._pairs is not None:
+            pairs, add = base._pairs, self.mask & ~base.mask
+            removed = base.mask & ~self.mask
+            if removed:
+                pairs = [p for p in pairs if not p[1] & removed]
+        else:
+            pairs, add = [(0, 0)], self.mask
+        values, top = self.values, self.top
+        while add:
+            if len(pairs) > MAX_POOL_GROUPS:
+                return None
+            low = add & -add
+            add ^= low
+            card = low.bit_length() - 1
+            pairs, _ = _grown(pairs, 1, card, (values[card],), top)
+        if len(pairs) > MAX_POOL_GROUPS:
+            return None
+        self._pairs = pairs
+        self._kept[1] = self
+        return pairs
 
     def groups(self, need: int) -> set[int]:
         """The groups (masks) adding up to ``need``; the empty group when ``need`` is 0. Callers never change
         the set returned."""
         if need == 0:
             return {0}
-        if need < 0:
+        if need < 0 or need > self.top:
             return set()
         found = self._by_total.get(need)
         if found is None:
-            prepared = self._prepared
-            if prepared is None:
-                prepared = self._prepared = (_reach(self._alts), _suffix(self._alts))
-            found = self._by_total[need] = _sum_groups(self._alts, need, 1, 10_000, prepared)
+            pairs = self._groups()
+            if pairs is not None:
+                found = {m for t, m in pairs if t == need}
+            else:  # too many groups to list: those of this total, searched for (over positions, then cards)
+                cards = as_cards(self.mask)
+                vals = [self.values[c] for c in cards]
+                # counted first, as a sum kind's captures are: each group is a build, a legal move of its own
+                count = count_subsets(vals, need, 1, len(vals))
+                if count > MAX_MOVES:
+                    raise LimitError(
+                        f"builds: {count:,} groups of the {len(cards)} loose cards on the table add up to {need}, "
+                        f"each a build: more than the limit of {MAX_MOVES:,} legal moves in one position "
+                        "(builds.cards: keep low cards out of builds, or deal a smaller table)"
+                    )
+                groups = _sum_groups([(v,) for v in vals], need, 1, len(vals))
+                found = {sum(1 << cards[i] for i in as_cards(m)) for m in groups}
+            self._by_total[need] = found
         return found
 
     def unions(self, value: int) -> set[int] | None:
@@ -268,6 +323,22 @@ class _BuildPool:
         whole = self.groups(value)
         more = self._unions[value] = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
         return more
+
+
+def _pool(state: State, table: Sequence[int]) -> _BuildPool:
+    """The pool of the loose cards ``table`` (:class:`_BuildPool`): the last one when they are the same."""
+    rules = _rules(state)
+    ok = rules.ok
+    mask = 0
+    for c in table:
+        if ok[c]:
+            mask |= 1 << c
+    kept = rules.last
+    last = kept[0]
+    if last is not None and last.mask == mask:
+        return last
+    pool = kept[0] = _BuildPool(mask, rules.top, state.game.variant.deck.value_of, kept)
+    return pool
 
 
 def _too_many_multiples(state: State, card: int, value: int) -> LimitError:
@@ -285,17 +356,12 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
     values = state.game.variant.deck.value_of
     pv = values[card]
     found: set[tuple[tuple[int, ...], int]] = set()
-    lo = pool.cards
     groups_of = pool.groups
-
-    def cards(mask: int) -> tuple[int, ...]:
-        # bit i of the mask selects lo[i]: the bits, lowest first, as the selectors of compress (all in C)
-        return tuple(compress(lo, map(int, reversed(bin(mask)[2:]))))
-
+    cards = as_cards  # a group's cards, ascending
     for v in sorted(held):
         if v > pv:
             for mask in groups_of(v - pv):  # a total above 0: never the empty group
-                found.add((tuple(sorted(cards(mask))), v))
+                found.add((cards(mask), v))
         if rules.increase:
             for b in state.builds:
                 if not b.multiple and b.value < v and v - pv - b.value >= 0:
@@ -312,7 +378,7 @@ def _build_options(state: State, card: int, held: set[int], pool: _BuildPool) ->
             for h in heads:
                 for u in more:
                     if not h & u:
-                        found.add((tuple(sorted(cards(h | u))), v))
+                        found.add((cards(h | u), v))
                 for b in bases:
                     found.add((tuple(sorted((*cards(h), *b.cards))), v))
                     for u in more:
@@ -371,7 +437,7 @@ def raw_moves(state: State) -> list[RawMove]:
     out: list[tuple[tuple[int, tuple[int, ...], int, int, tuple[int, ...]], RawMove]] = []
     # the kinds' captures of the loose cards, by the engine's fast path (no kind names: they are not moves)
     lists = state.game.variant.capture.hand_captures(hand, table)
-    pool = _BuildPool(table, ok, values)  # the loose cards a build may take, for every card's builds
+    pool = _pool(state, table)  # the loose cards a build may take, for every card's builds
     for i, card in enumerate(hand):
         rest = hand[:i] + hand[i + 1 :]
         held = {values[c] for c in rest if ok[c]}
@@ -410,7 +476,7 @@ def pick(state: State, draw: Callable[[int], int]) -> tuple[int, RawMove] | None
     if found is None:
         return None
     owned = [b for b in state.builds if b.owner == seat]
-    pool = _BuildPool(table, ok, values)  # as in raw_moves: worked out once a turn
+    pool = _pool(state, table)  # as in raw_moves
     # per card (the hand is kept in card order, as raw_moves sorts): its captures (masks), whether it may trail,
     # its builds counted (only the drawn card's are listed), the values the rest of the hand holds, and the first
     # cards of the mover's builds that only this move can still cover (each must be in it)
