@@ -185,3 +185,20 @@ def test_values_must_include_the_value(tmp_path: Path) -> None:
     )
     with pytest.raises(piglia.SpecErrors, match=r"values \[2, 11\] must include the rank's value 1"):
         piglia.load_variant(path)
+
+
+def test_a_table_of_too_many_groups_stops_with_an_error_not_the_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # docs/language.md, "Guarantees and limits": the groups a sets kind lists of a table are bounded; past the bound
+    # the capture stops with the kind's error (here the bound is lowered to what 8 low cards exceed: 2 ** 8 groups)
+    from piglia.errors import LimitError
+    from piglia.mechanics import sets
+
+    kind = next(k for tier in BASRA.capture.tiers for k in tier if isinstance(k, SetsKind))
+    deck = BASRA.deck
+    table = [deck.parse_card(c).index for c in ("Ad", "Ah", "Ac", "As", "2d", "2h", "2c", "2s")]
+    played = deck.parse_card("10d").index
+    assert kind.count(played, table) > 0  # under the real bound: counted (2+2+2+2+A+A makes ten)
+    monkeypatch.setattr(sets, "MAX_TABLE_GROUPS", 100)
+    monkeypatch.setattr(kind, "_tables", [None] * len(kind._tables))  # listed again, under the lowered bound
+    with pytest.raises(LimitError, match=r"form more than 100 groups adding up to at most"):
+        kind.count(played, table)

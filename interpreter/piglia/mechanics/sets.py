@@ -37,6 +37,11 @@ from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, remember
 __all__ = ["DEFAULT_LIMIT", "SetsKind", "group_masks", "sum_groups"]
 
 DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (``limit``)
+# Most groups a table's listing holds (every group adding up to at most the largest value a played card seeks, kept
+# from turn to turn): real tables hold a few hundred, a 20-card table of low cards some tens of thousands. A table
+# of many low cards beside a card of a high value holds billions, which would fill the memory before any capture
+# is counted: play stops there with an error (tests/data/hostile/bomb-sets-growing-table.yaml).
+MAX_TABLE_GROUPS = 250_000
 
 
 def sum_groups(alts: Sequence[Sequence[int]], need: int, min_cards: int = 1, max_cards: int = 10_000) -> set[int]:
@@ -348,6 +353,8 @@ class SetsKind(KindMechanic):
             elif not removed and not added & (added - 1):
                 card = added.bit_length() - 1
                 pairs, reach = _grown(last.pairs, last.reach, card, self._positive_of[card], self._top[row])
+                if len(pairs) > MAX_TABLE_GROUPS:
+                    raise self._too_many_groups(row, table)
         if pairs is None:
             pairs = [(0, 0)]
             top = self._top[row]
@@ -357,8 +364,19 @@ class SetsKind(KindMechanic):
                 rest ^= low
                 card = low.bit_length() - 1
                 pairs, reach = _grown(pairs, reach, card, self._positive_of[card], top)
+                if len(pairs) > MAX_TABLE_GROUPS:
+                    raise self._too_many_groups(row, table)
         seen = self._tables[row] = _Table(list(table), mask, pairs, reach)
         return seen
+
+    def _too_many_groups(self, row: int, table: Sequence[int]) -> LimitError:
+        deck = self.inputs.deck
+        return LimitError(
+            f"capture.kinds.{self.name}: the {len(table)} table cards ({' '.join(deck.ids(table))}) form more than "
+            f"{MAX_TABLE_GROUPS:,} groups adding up to at most {self._top[row]}, the highest value a card of this "
+            "kind takes: too many to search for captures (deal a smaller table, or keep low cards out of the kind's "
+            "cards)"
+        )
 
     def signatures(self) -> tuple[Sequence[Hashable], Sequence[Hashable]]:
         # The search reads of a played card: whether it may use the kind, its filter row, its values (and rank,
