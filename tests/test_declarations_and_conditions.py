@@ -89,3 +89,22 @@ def test_a_remembered_declaration_is_the_one_worked_out() -> None:
         declared += want is not None
     assert declared > 0  # some hands declare
     assert 0 < len(fresh.known) <= declarations_module.DECLARED_KEPT
+
+
+def test_wild_cards_named_too_many_ways_are_refused_where_the_deal_gives_them(tmp_path: Path) -> None:
+    """docs/language.md, "Guarantees and limits": a declaration tries every naming of a hand's wild cards. Every
+    card wild in hands of three is a thousand namings, which validates; in hands of five, a hundred thousand,
+    refused at the wild cards' condition; and a hand past the limit, asked directly, stops with the same words."""
+    from piglia.errors import LimitError
+    from piglia.mechanics.declarations import MAX_NAMINGS
+
+    text = "name: house\nextends: cirulla\ndeclarations:\n  wild: card.value > 0\n"
+    small = piglia.load_variant(write_variant(tmp_path, text, "small.yaml"))
+    declarations = small.declarations
+    assert declarations is not None and declarations.most_namings(3) == 10**3 <= MAX_NAMINGS
+    with pytest.raises(SpecErrors) as info:
+        piglia.load_variant(write_variant(tmp_path, text + "deal: {hand: 5, table: 0}\n", "big.yaml"))
+    message = info.value.errors[0].format()
+    assert "big.yaml:4:9: declarations.wild: a hand of 5 cards can hold wild cards named 100,000 ways" in message
+    with pytest.raises(LimitError, match="named 100,000 ways, more than the 10,000"):
+        declarations.declare(list(range(5)))

@@ -3,7 +3,9 @@
 Some problems of a rule file cannot be seen in its text but show at once on a few shuffles: a redeal condition
 that (almost) always holds, so that a deal would need more shuffles than the engine allows (the engine gives up
 after ``MAX_REDEALS`` in a row, in the middle of a match); a deck and table on which a played card could take more
-groups of cards than the capture limit (:data:`piglia.mechanics.capture.MAX_CAPTURES`). :func:`probe_openings`
+groups of cards than the capture limit (:data:`piglia.mechanics.capture.MAX_CAPTURES`). One more needs no sample:
+hands that could hold wild cards named more ways than a declaration tries
+(:data:`piglia.mechanics.declarations.MAX_NAMINGS`). :func:`probe_openings`
 deals :data:`SAMPLES` opening deals from a fixed seed (the same answer every time) for every player count and
 reports each such problem at its place in the rule file.
 
@@ -19,6 +21,7 @@ from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
 from piglia.errors import LimitError, PigliaError
+from piglia.mechanics.declarations import MAX_NAMINGS
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.variant import Variant
 from piglia.yamlpos import Path
@@ -42,8 +45,13 @@ def probe_openings(variant: Variant, fail: Fail, *, newest: Newest, samples: int
     two places of the file share the blame, ``newest`` says which one to point at (the one the file wrote)."""
     rng = random.Random("piglia-probe")
     size = len(variant.deck)
+    declarations = variant.declarations
     for n in variant.player_counts:
         rules = variant.deal_rules(n)
+        if declarations is not None:  # not sampled: the worst hand is known (it holds the most-named wild cards)
+            most = declarations.most_namings(rules.hand)
+            if most > MAX_NAMINGS:
+                raise fail(newest(("declarations", "wild"), ("deal", "hand")), declarations.too_many(rules.hand, most))
         held = 0
         for sample in range(samples):
             cards = rng.sample(range(size), size)

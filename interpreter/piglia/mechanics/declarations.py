@@ -21,6 +21,7 @@ order (so a wild counts as the lowest rank that works). The declared cards are p
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import product
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from piglia.contexts import CardEnv
 from piglia.dsl import Compiled, T
+from piglia.errors import LimitError
 from piglia.events import Declare
 from piglia.mechanics.base import BuildContext, Page, Quantity, quantity_fn
 
@@ -99,6 +101,10 @@ class HandEnv:
 
 
 DECLARED_KEPT = 1 << 14  # hands whose declaration a variant remembers (Declarations.known), then forgets at once
+# Most namings of one hand's wild cards the engine tries (each against every declaration): Cirulla's one wild card
+# has ten; a file where every card is wild would have ten to the power of the hand's size. Validation refuses a file
+# whose hands could hold more (piglia.probe); play checks it again.
+MAX_NAMINGS = 10_000
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,9 @@ class Declarations:
         """:meth:`declare` worked out: each declaration in turn, with each naming of the wild cards."""
         wilds = [c for c in hand if c in self.wild_cards]
         plain = [c for c in hand if c not in self.wild_cards]
+        count = math.prod(len(self.namings[w]) for w in wilds)
+        if count > MAX_NAMINGS:
+            raise LimitError(self.too_many(len(hand), count))
         choices = list(product(*(self.namings[w] for w in wilds))) if wilds else [()]
         for declaration in self.hands:
             for named in choices:
@@ -151,6 +160,19 @@ class Declarations:
                 if declaration.when.fn(env):
                     return declaration, int(quantity_fn(declaration.points)(env)), dict(zip(wilds, named, strict=True))
         return None
+
+    def most_namings(self, hand_size: int) -> int:
+        """The most namings of its wild cards a hand of ``hand_size`` cards can have (holding the wild cards that
+        may be named most ways)."""
+        return math.prod(sorted((len(n) for n in self.namings.values()), reverse=True)[:hand_size])
+
+    @staticmethod
+    def too_many(hand_size: int, count: int) -> str:
+        """The message for a hand whose wild cards can be named ``count`` ways, past MAX_NAMINGS."""
+        return (
+            f"a hand of {hand_size} cards can hold wild cards named {count:,} ways, more than the "
+            f"{MAX_NAMINGS:,} the engine tries for a declaration (make fewer cards wild, or deal smaller hands)"
+        )
 
     def phrase(self, page: Page) -> list[str]:
         """The rules-page lines: an introduction, one line per declaration, the wild card's rule."""
