@@ -6,6 +6,7 @@ must finish is run in a thread with a generous bound so that a hang fails the te
 
 from __future__ import annotations
 
+import itertools
 import resource
 import subprocess
 import sys
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import TypeVar
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import piglia_env, run_piglia
 from piglia.errors import SpecError
@@ -215,3 +218,24 @@ def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_pat
     result = run_piglia("simulate", str(path), "--deals", "3", "--workers", "1")
     assert result.returncode == 1 and "a product in the rules' expressions passed 18 digits" in result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+
+
+@given(
+    st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=3), max_size=7),
+    st.integers(1, 14),
+    st.integers(0, 4),
+    st.integers(0, 8),
+)
+def test_the_ways_to_make_a_need_are_counted_as_the_choices_of_values(
+    alts: list[list[int]], need: int, lo: int, hi: int
+) -> None:
+    # docs/language.md, "Guarantees and limits": with alternative values, the ways a group of lo to hi cards adds
+    # up to the need (one value of each card, values of 0 never in a sum) are counted before the search; brute force
+    from piglia.mechanics.capture import count_choices
+
+    positive = [sorted({a for a in vs if a > 0}) for vs in alts]
+    expected = 0
+    for size in range(max(lo, 0), min(hi, len(alts)) + 1):
+        for group in itertools.combinations(range(len(alts)), size):
+            expected += sum(1 for pick in itertools.product(*(positive[i] for i in group)) if sum(pick) == need)
+    assert count_choices(alts, need, lo, hi) == expected

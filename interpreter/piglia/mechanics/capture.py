@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from itertools import filterfalse
+from math import inf
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from piglia.cards import Deck, bit_of, mask_of
@@ -54,6 +55,10 @@ _Prepared = tuple[int, list[int], list[int], list[int]]
 # dozen); a deck of many low cards on a big table could offer millions of groups and fill the memory while they
 # are listed, so they are counted first (a cheap count of subsets by total) and refused beyond this.
 MAX_CAPTURES = 100_000
+# Steps a search for the groups of alternative values may take when the ways to make the need pass MAX_CAPTURES (each
+# card counting one of its values, the search walks every choice): a second or two; the groups of real tables take
+# a few hundred.
+SEARCH_STEPS = 2_000_000
 # The most work the filters of one kind may cost when the rules are loaded (about two seconds): each is computed
 # for every card, the cards filter for every pair of cards.
 MAX_FILTER_STEPS = 20_000_000
@@ -170,6 +175,39 @@ def _count_up_to(values: Sequence[int], need: int, most: int) -> int:
                 polys[k] = (polys[k] + (polys[k - 1] << shift)) & keep
     digit = (1 << width) - 1
     return sum((p >> (width * need)) & digit for p in polys)
+
+
+def count_choices(alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) -> int:
+    """How many ways a group of ``lo`` to ``hi`` cards adds up to ``need``, each card counting one of its values
+    ``alts[i]`` (values of 0 or less never join a sum): at least the number of such groups, since a group that
+    reaches ``need`` with two choices of values counts twice. The same polynomial count as :func:`count_subsets`,
+    a card adding one shifted copy for each of its values."""
+    positive = [[a for a in set(vs) if a > 0] for vs in alts]
+    hi = min(hi, len(positive))
+    lo = max(lo, 0)
+    if lo > hi or need <= 0:
+        return 0
+    most = max((len(vs) for vs in positive), default=0)
+    width = len(positive) * (most + 1).bit_length() + 1  # a count of choices is below (most + 1) ** len(alts)
+    keep = (1 << (width * (need + 1))) - 1
+    digit = (1 << width) - 1
+
+    def up_to(sizes: int) -> int:  # groups of at most ``sizes`` cards, or of any size (one polynomial) when None
+        if sizes < 0:
+            return 0
+        if sizes >= len(positive):
+            poly = 1
+            for vs in positive:
+                poly = (poly + sum(poly << (a * width) for a in vs)) & keep
+            return (poly >> (width * need)) & digit
+        polys = [1] + [0] * sizes  # polys[k]: groups of k cards, by total
+        for vs in positive:
+            for k in range(sizes, 0, -1):
+                if polys[k - 1]:
+                    polys[k] = (polys[k] + sum(polys[k - 1] << (a * width) for a in vs)) & keep
+        return sum((p >> (width * need)) & digit for p in polys)
+
+    return up_to(hi) - up_to(lo - 1)
 
 
 def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:
@@ -844,14 +882,29 @@ class SumKind(KindMechanic):
         return found
 
     def _alt_captures(self, played: int, table: Sequence[int]) -> list[Capture]:
-        from piglia.mechanics.sets import sum_groups  # sets builds on this module
+        from piglia.mechanics.sets import SearchTooLong, sum_groups  # sets builds on this module
 
         assert self._alt_needs is not None
         ok = self._takes_ok[played]
         cards = [c for c in table if ok[c]]
+        alts = [self.inputs.deck.values_of[c] for c in cards]
         masks: set[int] = set()
         for need in self._alt_needs[played]:
-            masks |= sum_groups([self.inputs.deck.values_of[c] for c in cards], need, self._min, self._max)
+            # counted before they are listed, as single values are (check_count): the ways to make the need bound
+            # the groups, and a search past the limit would run for hours
+            ways = count_choices(alts, need, self._min, self._max)
+            try:  # past the limit in ways, the search for the groups is given a bounded number of steps
+                masks |= sum_groups(alts, need, self._min, self._max, SEARCH_STEPS if ways > MAX_CAPTURES else inf)
+            except SearchTooLong:
+                deck = self.inputs.deck
+                raise LimitError(
+                    f"capture kind {self.name!r}: the {deck.cards[played].id} could take groups of the {len(table)} "
+                    f"table cards in {ways:,} ways (each card counting one of its values), too many to search "
+                    f"within {SEARCH_STEPS:,} steps (capture.kinds.{self.name}: give it a max_cards, or deal a "
+                    "smaller table)"
+                ) from None
+            if len(masks) > MAX_CAPTURES:
+                raise CaptureLimitError(self.name, self.inputs.deck.cards[played].id, len(table), len(masks))
         found = [tuple(sorted(c for i, c in enumerate(cards) if m >> i & 1)) for m in masks]
         found.sort()
         return found

@@ -26,6 +26,7 @@ key, before any move is built. :meth:`SetsKind.count` exposes the number.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, ClassVar
@@ -44,14 +45,17 @@ DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (`
 MAX_TABLE_GROUPS = 250_000
 
 
-def sum_groups(alts: Sequence[Sequence[int]], need: int, min_cards: int = 1, max_cards: int = 10_000) -> set[int]:
+def sum_groups(
+    alts: Sequence[Sequence[int]], need: int, min_cards: int = 1, max_cards: int = 10_000, steps: float = math.inf
+) -> set[int]:
     """Every group of positions (a bit mask over ``alts``) whose cards can add up to ``need``, each card
     counting as one of its alternative values ``alts[i]``; each group once. Zero values never join a sum.
 
     The search visits positions in order and stops a branch when the rest, at their largest, cannot reach
-    what remains: it lists groups, never subsets that fail.
+    what remains: it lists groups, never subsets that fail. Past ``steps`` calls of the search it raises
+    :class:`SearchTooLong`.
     """
-    return _sum_groups([_positive(vs) for vs in alts], need, min_cards, max_cards)
+    return _sum_groups([_positive(vs) for vs in alts], need, min_cards, max_cards, steps=steps)
 
 
 def _positive(values: Iterable[int]) -> tuple[int, ...]:
@@ -79,13 +83,21 @@ def _suffix(positive: Sequence[tuple[int, ...]]) -> list[int]:
     return suffix
 
 
+class SearchTooLong(Exception):
+    """A search for groups took more steps than it was given (:func:`_sum_groups`' ``steps``)."""
+
+
 def _sum_groups(
     positive: Sequence[tuple[int, ...]],
     need: int,
     min_cards: int,
     max_cards: int,
     prepared: tuple[int, list[int]] | None = None,
+    steps: float = math.inf,
 ) -> set[int]:
+    """:func:`sum_groups` over values above 0; past ``steps`` calls of the search, :class:`SearchTooLong` (with
+    alternative values a search walks every choice of values, so its length is not bounded by the groups it
+    finds)."""
     found: set[int] = set()
     if need <= 0:
         return found
@@ -93,8 +105,12 @@ def _sum_groups(
     if not (reach >> need) & 1:
         return found
     n = len(positive)
+    calls = [0]
 
     def search(start: int, remaining: int, mask: int, size: int) -> None:
+        calls[0] += 1
+        if calls[0] > steps:
+            raise SearchTooLong
         if remaining == 0:
             if size >= min_cards:
                 found.add(mask)
