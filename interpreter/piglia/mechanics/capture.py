@@ -192,7 +192,7 @@ def count_choices(alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) ->
     keep = (1 << (width * (need + 1))) - 1
     digit = (1 << width) - 1
 
-    def up_to(sizes: int) -> int:  # groups of at most ``sizes`` cards, or of any size (one polynomial) when None
+    def up_to(sizes: int) -> int:  # groups of at most ``sizes`` cards (of any size: one polynomial)
         if sizes < 0:
             return 0
         if sizes >= len(positive):

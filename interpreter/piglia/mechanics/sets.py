@@ -35,7 +35,7 @@ from piglia.errors import LimitError
 from piglia.mechanics.base import Page, register_mechanic
 from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, remember_cards
 
-__all__ = ["DEFAULT_LIMIT", "SetsKind", "group_masks", "sum_groups"]
+__all__ = ["DEFAULT_LIMIT", "SearchTooLong", "SetsKind", "group_masks", "sum_groups"]
 
 DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (``limit``)
 # Most groups a table's listing holds (every group adding up to at most the largest value a played card seeks, kept
