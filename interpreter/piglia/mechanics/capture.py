@@ -147,67 +147,60 @@ def count_subsets(values: Sequence[int], need: int, lo: int, hi: int) -> int:
         return 0
     if any(v < 0 for v in values):
         return _count_by_dict(values, need, lo, hi)
-    if hi == len(values):  # no upper bound: groups of any size, less those under lo cards
-        return _count_any_size(values, need) - _count_up_to(values, need, lo - 1)
-    return _count_up_to(values, need, hi) - _count_up_to(values, need, lo - 1)
-
-
-def _count_any_size(values: Sequence[int], need: int) -> int:
-    width = len(values) + 1  # a count of groups is below 2 ** len(values)
-    keep = (1 << (width * (need + 1))) - 1  # the coefficients of the totals 0..need
-    poly = 1
-    for v in values:
-        poly = (poly + (poly << (v * width))) & keep
-    return (poly >> (width * need)) & ((1 << width) - 1)
-
-
-def _count_up_to(values: Sequence[int], need: int, most: int) -> int:
-    """Groups of at most ``most`` cards: one polynomial per group size."""
-    if most < 0:
-        return 0
-    width = len(values) + 1
-    keep = (1 << (width * (need + 1))) - 1
-    polys = [1] + [0] * most  # polys[k]: groups of k cards, by total
-    for v in values:
-        shift = v * width
-        for k in range(most, 0, -1):
-            if polys[k - 1]:
-                polys[k] = (polys[k] + (polys[k - 1] << shift)) & keep
-    digit = (1 << width) - 1
-    return sum((p >> (width * need)) & digit for p in polys)
+    # a count of groups is below 2 ** len(values): a slot of len(values) + 1 bits holds it
+    return _count_ways([(v,) for v in values], need, lo, hi, len(values) + 1)
 
 
 def count_choices(alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) -> int:
     """How many ways a group of ``lo`` to ``hi`` cards adds up to ``need``, each card counting one of its values
     ``alts[i]`` (values of 0 or less never join a sum): at least the number of such groups, since a group that
-    reaches ``need`` with two choices of values counts twice. The same polynomial count as :func:`count_subsets`,
-    a card adding one shifted copy for each of its values."""
-    positive = [[a for a in set(vs) if a > 0] for vs in alts]
+    reaches ``need`` with two choices of values counts twice. The polynomial count of :func:`count_subsets`, with
+    prod(1 + x**a + x**b ...) over each card's values."""
+    positive = [tuple({a for a in vs if a > 0}) for vs in alts]
     hi = min(hi, len(positive))
     lo = max(lo, 0)
     if lo > hi or need <= 0:
         return 0
     most = max((len(vs) for vs in positive), default=0)
-    width = len(positive) * (most + 1).bit_length() + 1  # a count of choices is below (most + 1) ** len(alts)
+    # a count of choices is below (most + 1) ** len(alts): a slot of this many bits holds it
+    return _count_ways(positive, need, lo, hi, len(positive) * (most + 1).bit_length() + 1)
+
+
+def _count_ways(alts: Sequence[Sequence[int]], need: int, lo: int, hi: int, width: int) -> int:
+    """The count of :func:`count_choices` (``lo`` and ``hi`` within the number of cards), each coefficient in a slot
+    of ``width`` bits."""
+    if hi == len(alts):  # no upper bound: groups of any size, less those under lo cards
+        return _count_any_size(alts, need, width) - _count_up_to(alts, need, lo - 1, width)
+    return _count_up_to(alts, need, hi, width) - _count_up_to(alts, need, lo - 1, width)
+
+
+def _times_card(poly: int, values: Sequence[int], width: int) -> int:
+    """``poly`` times the sum of x**v over a card's values (the card joining a group), less the ``poly`` itself."""
+    if len(values) == 1:
+        return poly << (values[0] * width)
+    return sum(poly << (a * width) for a in values)
+
+
+def _count_any_size(alts: Sequence[Sequence[int]], need: int, width: int) -> int:
+    keep = (1 << (width * (need + 1))) - 1  # the coefficients of the totals 0..need
+    poly = 1
+    for values in alts:
+        poly = (poly + _times_card(poly, values, width)) & keep
+    return (poly >> (width * need)) & ((1 << width) - 1)
+
+
+def _count_up_to(alts: Sequence[Sequence[int]], need: int, most: int, width: int) -> int:
+    """Groups of at most ``most`` cards: one polynomial per group size."""
+    if most < 0:
+        return 0
     keep = (1 << (width * (need + 1))) - 1
+    polys = [1] + [0] * most  # polys[k]: groups of k cards, by total
+    for values in alts:
+        for k in range(most, 0, -1):
+            if polys[k - 1]:
+                polys[k] = (polys[k] + _times_card(polys[k - 1], values, width)) & keep
     digit = (1 << width) - 1
-
-    def up_to(sizes: int) -> int:  # groups of at most ``sizes`` cards (of any size: one polynomial)
-        if sizes < 0:
-            return 0
-        if sizes >= len(positive):
-            poly = 1
-            for vs in positive:
-                poly = (poly + sum(poly << (a * width) for a in vs)) & keep
-            return (poly >> (width * need)) & digit
-        polys = [1] + [0] * sizes  # polys[k]: groups of k cards, by total
-        for vs in positive:
-            for k in range(sizes, 0, -1):
-                if polys[k - 1]:
-                    polys[k] = (polys[k] + sum(polys[k - 1] << (a * width) for a in vs)) & keep
-        return sum((p >> (width * need)) & digit for p in polys)
-
-    return up_to(hi) - up_to(lo - 1)
+    return sum((p >> (width * need)) & digit for p in polys)
 
 
 def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:

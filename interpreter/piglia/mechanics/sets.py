@@ -105,12 +105,8 @@ def _sum_groups(
     if not (reach >> need) & 1:
         return found
     n = len(positive)
-    calls = [0]
 
     def search(start: int, remaining: int, mask: int, size: int) -> None:
-        calls[0] += 1
-        if calls[0] > steps:
-            raise SearchTooLong
         if remaining == 0:
             if size >= min_cards:
                 found.add(mask)
@@ -123,6 +119,17 @@ def _sum_groups(
             for a in positive[j]:
                 if a <= remaining:
                     search(j + 1, remaining - a, mask | (1 << j), size + 1)
+
+    if steps < math.inf:  # every call counted only when a bound is given: the unbounded search is a hot path
+        step, calls = search, [0]
+
+        def counted(start: int, remaining: int, mask: int, size: int) -> None:
+            calls[0] += 1
+            if calls[0] > steps:
+                raise SearchTooLong
+            step(start, remaining, mask, size)
+
+        search = counted  # the name the search calls itself by: each recursive call is counted too
 
     search(0, need, 0, 0)
     return found
