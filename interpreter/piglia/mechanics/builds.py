@@ -45,7 +45,7 @@ from piglia.events import Play
 from piglia.mechanics import declarations
 from piglia.mechanics.base import BuildContext, Page
 from piglia.mechanics.capture import MAX_MOVES, Capture, MoveLimitError, as_cards, count_subsets
-from piglia.mechanics.sets import DEFAULT_LIMIT, _grown, _sum_groups, unions
+from piglia.mechanics.sets import DEFAULT_LIMIT, UNION_STEPS, SearchTooLong, _grown, _sum_groups, unions
 from piglia.moves import BuildRaw
 
 if TYPE_CHECKING:
@@ -321,7 +321,15 @@ class _BuildPool:
         if value in self._unions:
             return self._unions[value]
         whole = self.groups(value)
-        more = self._unions[value] = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
+        try:
+            more = unions(sorted(whole), DEFAULT_LIMIT) if whole else set()
+        except SearchTooLong:
+            raise LimitError(
+                f"builds.multiple: {len(whole):,} groups of the loose cards on the table add up to {value}, too many "
+                f"to combine into multiple builds within {UNION_STEPS:,} steps (builds.cards: keep low cards out "
+                "of builds, or deal a smaller table)"
+            ) from None
+        self._unions[value] = more
         return more
 
 

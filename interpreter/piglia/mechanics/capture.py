@@ -33,8 +33,10 @@ __all__ = [
     "FILTER_PROPERTIES",
     "MAX_CAPTURES",
     "MAX_MOVES",
+    "MAX_SUM_NEED",
     "CaptureKind",
     "CaptureLimitError",
+    "Completions",
     "KindInputs",
     "KindMechanic",
     "KindOptionError",
@@ -62,6 +64,10 @@ SEARCH_STEPS = 2_000_000
 # The most work the filters of one kind may cost when the rules are loaded (about two seconds): each is computed
 # for every card, the cards filter for every pair of cards.
 MAX_FILTER_STEPS = 20_000_000
+# The highest total a sum kind may seek, the highest card value (the schema's): the count of a table's groups, the
+# enumeration by total and the search's bounds each hold one slot per total up to the need, so a target of a hundred
+# million filled a gigabyte on the first turn (tests/data/hostile/limit-sum-target.yaml).
+MAX_SUM_NEED = 1_000
 # Tables up to this many cards have fewer subsets in all than MAX_CAPTURES: nothing to count.
 _COUNT_FROM = MAX_CAPTURES.bit_length() - 1  # 2 ** 16 subsets are fewer than 100,000
 # A sum kind lists the groups of a table with this many cards or more (that it may take) from one enumeration of
@@ -201,6 +207,54 @@ def _count_up_to(alts: Sequence[Sequence[int]], need: int, most: int, width: int
                 polys[k] = (polys[k] + _times_card(polys[k - 1], values, width)) & keep
     digit = (1 << width) - 1
     return sum((p >> (width * need)) & digit for p in polys)
+
+
+class Completions:
+    """What the cards from each position on can still add to a group, for a search that takes cards in order to
+    make up a need (a group of positions adding up to it, of ``lo`` to ``hi`` cards). The search follows a
+    branch only when the cards after it can make up what the branch lacks in a group of an allowed size, so it
+    visits only branches that end in a group: its time goes with the groups it finds (counted before it starts,
+    and bounded), never with its dead ends. A table of twenty low even cards beside a card seeking an odd total
+    has no group, yet a search pruned by the sum of what is left alone tries millions
+    (tests/data/hostile/bomb-dead-end-sum.yaml).
+
+    ``after[j]``: the (total, size) pairs some group of the cards from position ``j`` on reaches, as bits of one
+    integer (bit ``total * width + size``; the size left out, ``width`` 1, when no group can be out of the size
+    bounds); totals above ``need`` are dropped. :meth:`can` asks it. Each card counts one of its values ``alts[j]``.
+    """
+
+    __slots__ = ("after", "width", "windows")
+
+    def __init__(self, alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) -> None:
+        n = len(alts)
+        hi = min(hi, n)
+        sized = lo > 1 or hi < n  # with a need above 0 every group has a card: only then can a size be wrong
+        width = hi + 2 if sized else 1  # a slot per total, holding the sizes 0..hi and one to clear (overflow)
+        keep = (1 << ((need + 1) * width)) - 1
+        if sized:  # a group grown past hi cards would carry into the next total's slot: that bit is cleared
+            keep &= ~((keep // ((1 << width) - 1)) << (hi + 1))
+        one = 1 if sized else 0  # a card joining adds one to the size
+        after = [1] * (n + 1)
+        reach = 1
+        for j in range(n - 1, -1, -1):
+            grown = reach
+            for a in alts[j]:
+                if a >= 0:
+                    grown |= (reach << (a * width + one)) & keep
+            after[j] = reach = grown
+        self.after = after
+        self.width = width
+        # per size chosen so far: the sizes the rest may add, as a mask of one slot
+        self.windows = [_sizes(max(lo - k, 0), hi - k) for k in range(n + 2)] if sized else [1] * (n + 2)
+
+    def can(self, j: int, remaining: int, size: int) -> bool:
+        """Whether the cards from position ``j`` on can make up ``remaining`` for a group of ``size`` cards so far."""
+        return bool((self.after[j] >> (remaining * self.width)) & self.windows[size])
+
+
+def _sizes(least: int, most: int) -> int:
+    """The sizes ``least`` to ``most`` as bits of one slot (none when ``most`` is below ``least``)."""
+    return ((1 << (most + 1)) - 1) & ~((1 << least) - 1) if most >= least else 0
 
 
 def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:
@@ -541,7 +595,7 @@ class SumKind(KindMechanic):
         "target": {
             "description": "The total the group must reach: a number, or an expression that sees played "
             "(default: played.value).",
-            "oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "minLength": 1}],
+            "oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_SUM_NEED}, {"type": "string", "minLength": 1}],
         },
         "include_played": {
             "type": "boolean",
@@ -583,6 +637,14 @@ class SumKind(KindMechanic):
         self._need: tuple[int | None, ...] = tuple(
             need if ok and need >= 0 else None for need, ok in zip(needs, inp.played_ok, strict=True)
         )
+        if inp.target is not None:  # card values are within the bound already (the schema): a target may not be
+            for p, ok in enumerate(inp.played_ok):
+                if ok and target[p] > MAX_SUM_NEED:
+                    raise KindOptionError(
+                        "target",
+                        f"the {inp.deck.cards[p].id} would seek a total of {target[p]:,}: a sum may seek at most "
+                        f"{MAX_SUM_NEED:,}, the highest card value",
+                    )
         # The search order (decreasing value, then index) as one integer key per card.
         order = sorted(range(len(values)), key=lambda c: (-values[c], c))
         position = [0] * len(values)
@@ -772,6 +834,7 @@ class SumKind(KindMechanic):
         count = len(cards)
         if count > _COUNT_FROM:
             self.check_count(played, len(table), vals, need)
+            return self._pruned_search(cards, vals, need)
         found: list[Capture] = []
         chosen: list[int] = []
         lo, hi = self._min, self._max
@@ -792,6 +855,37 @@ class SumKind(KindMechanic):
                 chosen.pop()
 
         search(0, need)
+        found.sort()
+        return found
+
+    def _pruned_search(self, cards: list[int], vals: list[int], need: int) -> list[Capture]:
+        """:meth:`search_captures` on a big table: the same groups, each branch followed only where the cards left
+        can still make it a group (:class:`Completions`), so that the time goes with the groups (counted first,
+        and at most MAX_CAPTURES), not with the dead ends a big table of low cards is full of."""
+        count = len(cards)
+        lo, hi = self._min, self._max
+        rest = Completions([(v,) for v in vals], need, lo, hi)
+        can = rest.can
+        found: list[Capture] = []
+        chosen: list[int] = []
+
+        def search(start: int, remaining: int) -> None:
+            size = len(chosen)
+            if remaining == 0 and lo <= size:
+                found.append(tuple(sorted(chosen)))
+            if size >= hi:
+                return
+            for j in range(start, count):
+                if not can(j, remaining, size):
+                    break  # nothing from here on completes it (fewer cards reach less)
+                v = vals[j]
+                if v <= remaining and can(j + 1, remaining - v, size + 1):
+                    chosen.append(cards[j])
+                    search(j + 1, remaining - v)
+                    chosen.pop()
+
+        if can(0, need, 0):
+            search(0, need)
         found.sort()
         return found
 

@@ -33,9 +33,17 @@ from typing import Any, ClassVar
 
 from piglia.errors import LimitError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, remember_cards
+from piglia.mechanics.capture import (
+    _COUNT_FROM,
+    MAX_CAPTURES,
+    Capture,
+    Completions,
+    KindInputs,
+    KindMechanic,
+    remember_cards,
+)
 
-__all__ = ["DEFAULT_LIMIT", "SearchTooLong", "SetsKind", "group_masks", "sum_groups"]
+__all__ = ["DEFAULT_LIMIT", "UNION_STEPS", "SearchTooLong", "SetsKind", "group_masks", "sum_groups", "unions"]
 
 DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (``limit``)
 # Most groups a table's listing holds (every group adding up to at most the largest value a played card seeks, kept
@@ -43,6 +51,11 @@ DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (`
 # of many low cards beside a card of a high value holds billions, which would fill the memory before any capture
 # is counted: play stops there with an error (tests/data/hostile/bomb-sets-growing-table.yaml).
 MAX_TABLE_GROUPS = 250_000
+# Most tests of a union against a group that combining a table's sets may take (a second or so): a real table's
+# sets are a few dozen, combined in a few thousand tests. Thousands of sets that all share a card (every group of
+# seven 1s with the one 11, seeking 18) have no union of two, yet each would be tested against all the others
+# (tests/data/hostile/bomb-overlapping-sets.yaml).
+UNION_STEPS = 20_000_000
 
 
 def sum_groups(
@@ -120,6 +133,23 @@ def _sum_groups(
                 if a <= remaining:
                     search(j + 1, remaining - a, mask | (1 << j), size + 1)
 
+    if n > _COUNT_FROM:  # a big table: each branch followed only where the cards left can complete it
+        can = Completions(positive, need, min_cards, max_cards).can
+        if not can(0, need, 0):
+            return found
+
+        def search(start: int, remaining: int, mask: int, size: int) -> None:
+            if remaining == 0:
+                if size >= min_cards:
+                    found.add(mask)
+                return
+            for j in range(start, n):
+                if not can(j, remaining, size):
+                    break  # nothing from here on completes it (fewer cards reach less)
+                for a in positive[j]:
+                    if a <= remaining and can(j + 1, remaining - a, size + 1):
+                        search(j + 1, remaining - a, mask | (1 << j), size + 1)
+
     if steps < math.inf:  # every call counted only when a bound is given: the unbounded search is a hot path
         step, calls = search, [0]
 
@@ -164,14 +194,19 @@ def group_masks(
     return sorted(masks)
 
 
-def unions(groups: Sequence[int], limit: int) -> set[int] | None:
+def unions(groups: Sequence[int], limit: int, steps: int = UNION_STEPS) -> set[int] | None:
     """Every non-empty union of disjoint ``groups`` (bit masks), each once; None when there are more than
     ``limit``. A search from the empty union adds one disjoint group at a time; the set of unions reached is the
-    memo, so a union that splits into sets in several ways is expanded once."""
+    memo, so a union that splits into sets in several ways is expanded once. Each union reached is tested
+    against every group: past ``steps`` tests, :class:`SearchTooLong`."""
     seen: set[int] = {0}
     stack = [0]
+    left = steps
     while stack:
         mask = stack.pop()
+        left -= len(groups)
+        if left < 0:
+            raise SearchTooLong
         for g in groups:
             if not g & mask:
                 union = mask | g
@@ -258,8 +293,9 @@ class SetsKind(KindMechanic):
         "limit": {
             "type": "integer",
             "minimum": 1,
-            "description": f"Most captures one played card may have on one table (default {DEFAULT_LIMIT}); "
-            "more is an error, raised before the moves are listed.",
+            "maximum": MAX_CAPTURES,
+            "description": f"Most captures one played card may have on one table (default {DEFAULT_LIMIT}, at "
+            f"most {MAX_CAPTURES}, the engine's own limit); more is an error, raised before the moves are listed.",
         },
     }
     defaults: ClassVar[Mapping[str, Any]] = {"rule": "choice", "by": "value", "sums": True, "limit": DEFAULT_LIMIT}
@@ -528,7 +564,15 @@ class SetsKind(KindMechanic):
             reached = set(out)
             reached.discard(0)
             return reached
-        found = unions(groups, self.limit)
+        try:
+            found = unions(groups, self.limit)
+        except SearchTooLong:
+            deck = self.inputs.deck
+            raise LimitError(
+                f"capture.kinds.{self.name}: the {deck.cards[played].name} has {len(groups):,} sets on a table of "
+                f"{len(table)} cards, too many to combine within {UNION_STEPS:,} steps: keep low cards out of the "
+                "kind's cards"
+            ) from None
         if found is None:
             raise self._too_many(played, table)
         return found
@@ -537,7 +581,8 @@ class SetsKind(KindMechanic):
         deck = self.inputs.deck
         return LimitError(
             f"capture.kinds.{self.name}: the {deck.cards[played].name} has more than {self.limit} captures on a "
-            f"table of {len(table)} cards ({' '.join(deck.ids(table))}); raise the kind's limit to allow them"
+            f"table of {len(table)} cards ({' '.join(deck.ids(table))}); "
+            + ("raise the kind's limit to allow them" if self.limit < MAX_CAPTURES else "no kind may allow more")
         )
 
     def forced(self, played: int, table: Sequence[int]) -> tuple[int, ...]:
