@@ -208,7 +208,7 @@ def _gen_closure(f: Callable[..., Any], args: Sequence[Code]) -> Fn:
 
 
 # The largest product an expression may make: rule values are scores and counts, and a literal has at most 18 digits
-# (parser._MAX_INT_DIGITS). Products alone can grow fast (sixty literals multiplied make a number of a thousand
+# (parser.MAX_INT_DIGITS). Products alone can grow fast (sixty literals multiplied make a number of a thousand
 # digits, which a simulation's averages cannot turn into a float); sums grow only with the cost limit.
 MAX_PRODUCT = 10**18 - 1
 

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from lark import Lark, Token, Tree
     from lark.exceptions import UnexpectedInput
 
-__all__ = ["MAX_DEPTH", "MAX_LENGTH", "lark_grammar", "parse"]
+__all__ = ["MAX_DEPTH", "MAX_INT_DIGITS", "MAX_LENGTH", "lark_grammar", "parse"]
 
 MAX_LENGTH = 10_000
 """Longest expression text accepted, in characters."""
@@ -58,9 +58,10 @@ MAX_LENGTH = 10_000
 MAX_DEPTH = 64
 """Deepest nesting accepted: parentheses, calls and operators each add a level; literals and names do not."""
 
-# Rule values are small (scores, counts); 18 digits keeps literals clear of Python's int/str
-# conversion limit and of absurd constant folding work.
-_MAX_INT_DIGITS = 18
+MAX_INT_DIGITS = 18
+"""Most digits of a number: an expression's literal, and a number written in the rule file (piglia.yamlpos). Rule
+values are scores and counts; this keeps them clear of Python's int/str conversion limit, of absurd folding work,
+and of scores no average can turn into a float."""
 
 # Parse-tree nodes that add no nesting level: leaves, and the wrappers of call arguments (the call
 # itself already counts).
@@ -329,8 +330,8 @@ def _name(node: Tree[Token] | Token) -> Name:
 
 def _int(token: Token) -> IntLit:
     digits = str(token)
-    if len(digits) > _MAX_INT_DIGITS:
-        raise DslSyntaxError(f"number too large (more than {_MAX_INT_DIGITS} digits)", **_span(token))
+    if len(digits) > MAX_INT_DIGITS:
+        raise DslSyntaxError(f"number too large (more than {MAX_INT_DIGITS} digits)", **_span(token))
     return IntLit(int(digits), **_span(token))
 
 
