@@ -30,6 +30,10 @@ __all__ = ["DEFAULT_ITERATIONS", "Advice", "Because", "Mistake", "advise", "phra
 
 DEFAULT_ITERATIONS = 800  # the coach may think longer than an opponent: every move gets a share of the budget
 CLOSE = 0.05  # estimates closer than this (in points) are a matter of taste, not a mistake
+# A safety net over one advice, in seconds: a built-in game's takes about a second, always within its iterations
+# (so the same view and seed give the same advice), but a rule file whose bonuses cost a millisecond or more each
+# took minutes (each of the search's 800 playouts asks the bonuses at every play).
+SAFETY_SECONDS = 30.0
 
 
 # Why the best move is best, in parts a front end phrases in its language (:func:`phrase`): the catalog key of
@@ -80,8 +84,8 @@ def advise(
 ) -> list[Advice]:
     """Every legal move (``moves``, or all of the view's seat's) with the coach's estimate, best first.
 
-    The same view and seed give the same advice. ``moves`` defaults to the legal moves of a position built
-    from the view (they depend only on what the seat sees: its hand and the table).
+    The same view and seed give the same advice (within :data:`SAFETY_SECONDS`). ``moves`` defaults to the legal
+    moves of a position built from the view (they depend only on what the seat sees: its hand and the table).
     """
     game = game_of(view)
     rng = random.Random(f"piglia/coach/{seed}")
@@ -97,7 +101,7 @@ def advise(
     if len(moves) == 1:
         values = {raws[0]: greedy[raws[0]][0]}
     else:
-        searcher = IsmctsPlayer(seed, iterations=iterations, seconds=0, width=0)
+        searcher = IsmctsPlayer(seed, iterations=iterations, seconds=SAFETY_SECONDS, width=0)
         values = searcher.evaluate(view, raws)
     order = sorted(range(len(moves)), key=lambda i: (-values.get(raws[i], greedy[raws[i]][0]), i))
     out: list[Advice] = []

@@ -20,6 +20,8 @@ from functools import lru_cache
 
 from piglia import dealflow
 from piglia.chance import Phase
+from piglia.dsl import Compiled
+from piglia.mechanics.awards import Award
 from piglia.mechanics.builds import owed_cards
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
@@ -35,10 +37,16 @@ __all__ = [
     "points_sign",
     "refill_hands",
     "team_score",
+    "weight_samples",
 ]
 
 _DEAL_OR_END = (Phase.DEAL, Phase.END)  # an imagined position never deals again: its deal is over
 WEIGHT_SAMPLES = 120  # random deck splits; each gives one exact with/without difference per card
+# The most estimated steps (the DSL's estimate of its expressions' work) the awards may take over all the splits: a
+# built-in game's take 2 to 12 million (with up to four teams), a few tenths of a second. Awards that cost more
+# (thousands of them, or one near the cost limit of an expression) get fewer splits, at least one, rather than minutes
+# before an AI player's first move (tests/data/hostile/slow-award-weights.yaml).
+WEIGHT_STEPS = 20_000_000
 
 
 def game_of(view: SeatView) -> Game:
@@ -70,11 +78,31 @@ def card_weights(game: Game) -> tuple[float, ...]:
     return _weights(game.variant, game.num_teams)
 
 
+def weight_samples(variant: Variant, teams: int) -> int:
+    """How many random splits :func:`card_weights` takes: :data:`WEIGHT_SAMPLES`, fewer when the awards would cost
+    more than :data:`WEIGHT_STEPS` estimated steps over them (each split scores every award for every team once
+    per card and once more)."""
+    per_split = teams * sum(map(_award_steps, variant.awards)) * (len(variant.deck) + 1)
+    return max(1, min(WEIGHT_SAMPLES, WEIGHT_STEPS // max(per_split, 1)))  # no awards: nothing to bound
+
+
+def _award_steps(award: Award) -> int:
+    """The estimated steps of scoring ``award`` for one team: its compiled expressions' estimates (whatever
+    attributes its form keeps them in), and some for the form's own work."""
+    steps = 10
+    for kept in getattr(award, "__dict__", {}).values():
+        for c in kept if isinstance(kept, tuple | list) else (kept,):  # a form may keep several (most: a, b)
+            if isinstance(c, Compiled):
+                steps += c.cost
+    return steps
+
+
 @lru_cache(maxsize=32)
 def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
     n_cards = len(variant.deck)
     rng = random.Random(f"piglia/weights/{variant.sha256}/{teams}")
     totals = [0.0] * n_cards
+    samples = weight_samples(variant, teams)
 
     def scores(piles: list[list[int]]) -> list[float]:
         points = [0.0] * teams
@@ -85,7 +113,7 @@ def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
                     points[team] += pts
         return points
 
-    for _ in range(WEIGHT_SAMPLES):
+    for _ in range(samples):
         owner = [rng.randrange(teams) for _ in range(n_cards)]
         piles: list[list[int]] = [[] for _ in range(teams)]
         for card, t in enumerate(owner):
@@ -102,7 +130,7 @@ def _weights(variant: Variant, teams: int) -> tuple[float, ...]:
             piles[t].append(card)
             # the holder's gain over the others, with the card minus without it
             totals[card] += (team_score(base, t) - team_score(without, t)) / 2
-    return tuple(v / WEIGHT_SAMPLES for v in totals)
+    return tuple(v / samples for v in totals)
 
 
 def ordered_table(game: Game) -> bool:
