@@ -728,7 +728,9 @@ class _Compiler:
                 members = frozenset(right.value)
                 test = members.__contains__ if op == "in" else lambda x: x not in members
                 return self.lift(T.BOOL, test, [left])
-            return self.lift(T.BOOL, operator.contains if op == "in" else _not_contains, [right, left])
+            # a scan of the collection: as many steps as it may hold
+            test2 = operator.contains if op == "in" else _not_contains
+            return self.lift(T.BOOL, test2, [right, left], cost=1 + self.most_held(right.type))
         left = self.coerce(node.left, left, right.type)
         right = self.coerce(node.right, right, left.type)
         t = left.type
@@ -741,14 +743,22 @@ class _Compiler:
             if t is T.PLAY:
                 raise DslTypeError("plays cannot be compared; compare their card or captured cards", **where)
             if t in ELEMENT_OF:
-                f: Callable[[Any, Any], bool] = _set_eq if op == "==" else _set_ne
-            else:
-                f = operator.eq if op == "==" else operator.ne
+                # two sets made of the collections, then compared: steps for every element of both
+                set_test = _set_eq if op == "==" else _set_ne
+                return self.lift(T.BOOL, set_test, [left, right], cost=1 + 2 * self.most_held(t))
+            f: Callable[[Any, Any], bool] = operator.eq if op == "==" else operator.ne
         else:
             if t not in (T.INT, T.RANK, T.STR):
                 raise DslTypeError(f"'{op}' needs numbers, ranks or strings, got {describe(t)}", **where)
             f = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
         return self.lift(T.BOOL, f, [left, right])
+
+    def most_held(self, t: T) -> int:
+        """The most elements a collection of type ``t`` holds: the deck's cards, suits or ranks (the cost of a
+        step that reads every one, such as a comparison of two collections as sets)."""
+        deck = self.deck
+        sizes = {T.CARDS: len(deck.cards), T.SUITS: len(deck.suit_by_name), T.RANKS: len(deck.rank_by_name)}
+        return sizes.get(t, 1)
 
     def check_value(self, name: Expr, literal: Expr, ctx: _Ctx) -> None:
         """``kind == "x"``: a text variable with a known set of values compared with a string it never takes.
