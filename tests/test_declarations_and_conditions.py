@@ -108,3 +108,28 @@ def test_wild_cards_named_too_many_ways_are_refused_where_the_deal_gives_them(tm
     assert "big.yaml:4:9: declarations.wild: a hand of 5 cards can hold wild cards named 100,000 ways" in message
     with pytest.raises(LimitError, match="named 100,000 ways, more than the 10,000"):
         declarations.declare(list(range(5)))
+
+
+def test_namings_times_the_conditions_steps_are_bounded_too(tmp_path: Path) -> None:
+    """docs/language.md, "Guarantees and limits": each naming of a hand's wild cards is tried against every
+    declaration, so the namings times the conditions' estimated steps are bounded as well. Cirulla's own
+    declarations on a hand of every card wild (a thousand namings) are within it; four conditions of some 86,000
+    steps each are not, refused at the wild cards' condition, and a hand asked directly stops with the same words."""
+    from piglia.errors import LimitError
+    from piglia.mechanics.declarations import MAX_DECLARE_STEPS
+
+    text = "name: house\nextends: cirulla\ndeclarations:\n  wild: card.value > 0\n"
+    cheap = piglia.load_variant(write_variant(tmp_path, text, "cheap.yaml")).declarations
+    assert cheap is not None and cheap.too_many(3, 1000) is None
+    costly = "count(c for c in deck where count(d for d in deck where d in hand and c.value + d.value > 18) > 0) > 99"
+    hands = "".join(f'    {n}: {{points: 1, when: "{costly}"}}\n' for n in "abcd")
+    with pytest.raises(SpecErrors) as info:
+        piglia.load_variant(write_variant(tmp_path, text + "  hands:\n" + hands, "costly.yaml"))
+    message = info.value.errors[0].format()
+    assert "costly.yaml:4:9: declarations.wild: a hand of 3 cards can hold wild cards named 1,000 ways" in message
+    assert f"more than the {MAX_DECLARE_STEPS:,} steps the engine spends on a declaration" in message
+    # hands of one card validate (ten namings); a hand of three wild cards, asked directly, does not
+    one = piglia.load_variant(write_variant(tmp_path, text + "  hands:\n" + hands + "deal: {hand: 1}\n", "one.yaml"))
+    assert one.declarations is not None
+    with pytest.raises(LimitError, match="named 1,000 ways, each tried against the declarations' conditions"):
+        one.declarations.declare(list(range(3)))

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
 from piglia.errors import LimitError, PigliaError
-from piglia.mechanics.declarations import MAX_NAMINGS
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.variant import Variant
 from piglia.yamlpos import Path
@@ -49,9 +48,9 @@ def probe_openings(variant: Variant, fail: Fail, *, newest: Newest, samples: int
     for n in variant.player_counts:
         rules = variant.deal_rules(n)
         if declarations is not None:  # not sampled: the worst hand is known (it holds the most-named wild cards)
-            most = declarations.most_namings(rules.hand)
-            if most > MAX_NAMINGS:
-                raise fail(newest(("declarations", "wild"), ("deal", "hand")), declarations.too_many(rules.hand, most))
+            too_many = declarations.too_many(rules.hand, declarations.most_namings(rules.hand))
+            if too_many is not None:
+                raise fail(newest(("declarations", "wild"), ("deal", "hand")), too_many)
         held = 0
         for sample in range(samples):
             cards = rng.sample(range(size), size)

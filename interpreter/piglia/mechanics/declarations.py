@@ -105,6 +105,10 @@ DECLARED_KEPT = 1 << 14  # hands whose declaration a variant remembers (Declarat
 # has ten; a file where every card is wild would have ten to the power of the hand's size. Validation refuses a file
 # whose hands could hold more (piglia.probe); play checks it again.
 MAX_NAMINGS = 10_000
+# Most estimated steps (the DSL's estimate) the conditions of the declarations may take over one hand's namings: a
+# few seconds at most. Ten thousand namings each tried against a condition of a few thousand steps took minutes a
+# deal (tests/data/hostile/slow-declarations.yaml).
+MAX_DECLARE_STEPS = 20_000_000
 
 
 @dataclass(frozen=True)
@@ -151,8 +155,9 @@ class Declarations:
         wilds = [c for c in hand if c in self.wild_cards]
         plain = [c for c in hand if c not in self.wild_cards]
         count = math.prod(len(self.namings[w]) for w in wilds)
-        if count > MAX_NAMINGS:
-            raise LimitError(self.too_many(len(hand), count))
+        too_many = self.too_many(len(hand), count)
+        if too_many is not None:
+            raise LimitError(too_many)
         choices = list(product(*(self.namings[w] for w in wilds))) if wilds else [()]
         for declaration in self.hands:
             for named in choices:
@@ -166,13 +171,23 @@ class Declarations:
         may be named most ways)."""
         return math.prod(sorted((len(n) for n in self.namings.values()), reverse=True)[:hand_size])
 
-    @staticmethod
-    def too_many(hand_size: int, count: int) -> str:
-        """The message for a hand whose wild cards can be named ``count`` ways, past MAX_NAMINGS."""
-        return (
-            f"a hand of {hand_size} cards can hold wild cards named {count:,} ways, more than the "
-            f"{MAX_NAMINGS:,} the engine tries for a declaration (make fewer cards wild, or deal smaller hands)"
-        )
+    def too_many(self, hand_size: int, count: int) -> str | None:
+        """Why a hand of ``hand_size`` cards whose wild cards can be named ``count`` ways is too costly to declare
+        (past MAX_NAMINGS namings, or MAX_DECLARE_STEPS estimated steps of the conditions tried on them); else
+        None."""
+        if count > MAX_NAMINGS:
+            return (
+                f"a hand of {hand_size} cards can hold wild cards named {count:,} ways, more than the "
+                f"{MAX_NAMINGS:,} the engine tries for a declaration (make fewer cards wild, or deal smaller hands)"
+            )
+        steps = sum(d.when.cost + 1 for d in self.hands)  # one naming tried against every declaration
+        if count * steps > MAX_DECLARE_STEPS:
+            return (
+                f"a hand of {hand_size} cards can hold wild cards named {count:,} ways, each tried against the "
+                f"declarations' conditions at about {steps:,} steps: more than the {MAX_DECLARE_STEPS:,} steps the "
+                "engine spends on a declaration (make fewer cards wild, deal smaller hands, or simplify the conditions)"
+            )
+        return None
 
     def phrase(self, page: Page) -> list[str]:
         """The rules-page lines: an introduction, one line per declaration, the wild card's rule."""
