@@ -207,6 +207,20 @@ def test_a_yaml_number_of_more_than_18_digits_is_refused_at_its_place() -> None:
         assert (info.value.line, info.value.col) == (1, 4)
 
 
+def test_a_key_or_a_name_too_long_is_refused_at_its_place(tmp_path: Path) -> None:
+    # docs/language.md, "Guarantees and limits": a name is repeated wherever the rules page and the game speak of
+    # it; one of 900 KB made an Italian rules page of 63 MB in a minute and a half (the hostile corpus's
+    # limit-long-name.yaml: a translated name). Every key is a name: at most 64 characters, as the file's own names.
+    with pytest.raises(SpecError, match=r"a key is at most 64 characters") as info:
+        load_yaml(f"awards:\n  {'a' * 65}: {{points: 1}}\n", "k.yaml")
+    assert (info.value.line, info.value.col) == (2, 3)
+    assert load_yaml(f"{'a' * 64}: 1\n", "k.yaml").data == {"a" * 64: 1}
+    suit = tmp_path / "suit.yaml"
+    suit.write_text(f"name: x\nextends: scopa\ndeck:\n  suits:\n    - {{name: {'c' * 65}, id: d}}\n")
+    problems = validate_file(str(suit))
+    assert [p.format() for p in problems] == [f"{suit}:5:14: deck.suits[0].name: must be at most 64 characters, got 65"]
+
+
 def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_path: Path) -> None:
     # validates (the piles are not known before play), then each deal's product of 16 pile counts passes 18
     # digits: the run stops with the limit's message, where it once ended in an OverflowError in the statistics

@@ -155,7 +155,12 @@ def _message(err: ValidationError) -> Iterator[SchemaProblem]:
         return
     if v == "pattern":
         rule = str(sub.get("description", "see the schema")).rstrip(".")
-        yield path, f"{inst!r} is not allowed here: {rule[:1].lower()}{rule[1:]}", False
+        shown = repr(inst) if len(str(inst)) <= 60 else f"{str(inst)[:40]!r}... ({len(str(inst)):,} characters)"
+        yield path, f"{shown} is not allowed here: {rule[:1].lower()}{rule[1:]}", False
+        return
+    if v in ("maxLength", "minLength") and isinstance(inst, str):
+        bound = "at most" if v == "maxLength" else "at least"
+        yield path, f"must be {bound} {value} characters, got {len(inst):,}", False
         return
     if v in ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"):
         bound = {"minimum": "at least", "exclusiveMinimum": "more than", "maximum": "at most"}.get(v, "less than")

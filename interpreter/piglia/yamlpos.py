@@ -33,6 +33,10 @@ Path = tuple[str | int, ...]
 # many is an attack or an accident, and refusing it keeps memory and time bounded.
 MAX_NODES = 100_000
 MAX_DEPTH = 64
+# The longest key: every key of a rule file is a name (a section, an award, a bonus, a kind, a table, a property),
+# and a name is repeated wherever the rules page and the game speak of it: a name of 900 KB made a page of 63 MB in a
+# minute and a half (tests/data/hostile/limit-long-name.yaml).
+MAX_KEY_LENGTH = 64
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
@@ -236,6 +240,8 @@ class _Builder:
                     raise self._error(key_node, "a key must be a plain name, not a list or mapping")
                 key = str(key_node.value)
                 self._check_text(key_node, key, (*path, key))
+                if len(key) > MAX_KEY_LENGTH:
+                    raise self._error(key_node, f"a key is at most {MAX_KEY_LENGTH} characters (a name)", path)
                 if key in out:
                     first = self.doc.keys.get((*path, key), (0, 0))[0]
                     raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", (*path, key))
