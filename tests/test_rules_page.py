@@ -19,7 +19,7 @@ import pytest
 import piglia
 from conftest import ROOT
 from piglia.locales import languages, load_catalog
-from piglia.rulespage import find_example, render_html, render_markdown
+from piglia.rulespage import example_tries, find_example, render_html, render_markdown
 from piglia.spec import builtin_names, load_variant
 from piglia.state import Game
 from piglia.variant import Variant
@@ -382,3 +382,16 @@ def test_an_instant_win_is_on_the_page() -> None:
     end = page.split("## End of the match")[1].split("## ")[0]
     assert "wins the match at once" in end
     assert "the number of cards of suit swords in the pile is 13" in end
+
+
+def test_the_example_search_is_bounded_by_the_kinds_conditions(tmp_path: Path) -> None:
+    # The worked example tries random positions, asking every kind for its captures each time; a kind's `when` near
+    # the cost limit of an expression made a page take minutes. Such rules get fewer tries; the built-in games all.
+    assert {example_tries(load_variant(name)) for name in builtin_names()} == {1500}
+    when = "count(c for c in deck where count(d for d in deck where d in table and c.value + d.value > 18) > 0) < 99"
+    path = tmp_path / "costly.yaml"
+    path.write_text(f'name: costly\nextends: scopa\ncapture:\n  kinds:\n    sum: {{type: sum, when: "{when}"}}\n')
+    costly = load_variant(str(path))
+    assert 20 <= example_tries(costly) < 1500
+    example = find_example(costly)  # still an example: a capture with its kind
+    assert example.moves

@@ -20,6 +20,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
+from piglia.dsl import Compiled
 from piglia.dsl.words import MissingMessage, Words
 from piglia.errors import PigliaError
 from piglia.locales import Catalog
@@ -36,6 +37,11 @@ __all__ = ["Example", "find_example", "render_html", "render_markdown", "write_d
 # How many random (played card, table) positions the example search looks at: enough to find one that shows
 # the capture priority on any deck of the family, few enough to stay well under a second.
 _EXAMPLE_TRIES = 1500
+# The most estimated steps (the DSL's estimate) the kinds' ``when`` conditions may take over the tries: each try asks
+# every kind for its captures two or three times. A condition near the cost limit of an expression made the page
+# take minutes; such rules get fewer tries (at least _EXAMPLE_LEAST), and every built-in game all of them.
+_EXAMPLE_STEPS = 20_000_000
+_EXAMPLE_LEAST = 20
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,14 @@ def example_room(variant: Variant) -> int | None:
     return room if room >= 0 else None
 
 
+def example_tries(variant: Variant) -> int:
+    """How many random positions :func:`find_example` looks at: :data:`_EXAMPLE_TRIES`, fewer when the kinds'
+    conditions would cost more than :data:`_EXAMPLE_STEPS` estimated steps over them."""
+    whens = [k.inputs.exprs.get("when") for tier in variant.capture.tiers for k in tier if hasattr(k, "inputs")]
+    per_try: int = 3 * sum(w.cost for w in whens if isinstance(w, Compiled))
+    return max(_EXAMPLE_LEAST, min(_EXAMPLE_TRIES, _EXAMPLE_STEPS // max(per_try, 1)))
+
+
 def find_example(variant: Variant, *, table_size: int | None = None, seed: str = "piglia-rules-example") -> Example:
     """A deterministic, instructive turn: priority at work if the rules have any, else a choice of captures.
 
@@ -75,7 +89,7 @@ def find_example(variant: Variant, *, table_size: int | None = None, seed: str =
         raise PigliaError(f"a deck of {len(deck)} cards is too small for a worked example")
     size = min(table_size or min(max(variant.deal_rules().table, 3), 5), room)
     best: tuple[int, tuple[int, ...], int] | None = None
-    for _ in range(_EXAMPLE_TRIES):
+    for _ in range(example_tries(variant)):
         cards = rng.sample(range(len(deck)), size + 1)
         played, table = cards[0], tuple(sorted(cards[1:]))
         opened = variant.capture.options(played, table)
