@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -24,6 +26,8 @@ from piglia.mechanics import capture as capture_module
 from piglia.mechanics import sets as sets_module
 from piglia.mechanics.capture import Completions, SumKind
 from piglia.mechanics.sets import UNION_STEPS, unions
+
+Span = tuple[int, int]
 
 
 def completes(alts: list[list[int]], j: int, remaining: int, size: int, lo: int, hi: int) -> bool:
@@ -40,13 +44,18 @@ def completes(alts: list[list[int]], j: int, remaining: int, size: int, lo: int,
     return False
 
 
+def searches(values: Span, cards: Span, most_need: int, lo: Span, hi: Span) -> Callable[[Any], Any]:
+    """Hypothesis's cards (each with one or two values), need and group sizes for a search for groups."""
+    return given(
+        alts=st.lists(st.lists(st.integers(*values), min_size=1, max_size=2), min_size=cards[0], max_size=cards[1]),
+        need=st.integers(1, most_need),
+        lo=st.integers(*lo),
+        hi=st.integers(*hi),
+    )
+
+
 @settings(max_examples=150, deadline=None)
-@given(
-    alts=st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=2), min_size=0, max_size=7),
-    need=st.integers(1, 14),
-    lo=st.integers(0, 4),
-    hi=st.integers(0, 8),
-)
+@searches(values=(0, 6), cards=(0, 7), most_need=14, lo=(0, 4), hi=(0, 8))
 def test_completions_are_what_the_cards_left_can_make(alts: list[list[int]], need: int, lo: int, hi: int) -> None:
     # S2.2 (a sum capture is any group of table cards adding up to the played card's value), with the group sizes a
     # kind may bound (min_cards, max_cards): a branch is followed exactly when some completion exists
@@ -97,12 +106,7 @@ def test_a_big_table_lists_the_groups_the_plain_search_lists(
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    alts=st.lists(st.lists(st.integers(1, 9), min_size=1, max_size=2), min_size=17, max_size=22),
-    need=st.integers(1, 12),
-    lo=st.integers(1, 3),
-    hi=st.integers(1, 6),
-)
+@searches(values=(1, 9), cards=(17, 22), most_need=12, lo=(1, 3), hi=(1, 6))
 def test_groups_of_alternative_values_on_a_big_table_are_the_plain_searchs(
     alts: list[list[int]], need: int, lo: int, hi: int
 ) -> None:

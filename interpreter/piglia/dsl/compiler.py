@@ -729,8 +729,8 @@ class _Compiler:
                 test = members.__contains__ if op == "in" else lambda x: x not in members
                 return self.lift(T.BOOL, test, [left])
             # a scan of the collection: as many steps as it may hold
-            test2 = operator.contains if op == "in" else _not_contains
-            return self.lift(T.BOOL, test2, [right, left], cost=1 + self.most_held(right.type))
+            scan = operator.contains if op == "in" else _not_contains
+            return self.lift(T.BOOL, scan, [right, left], cost=1 + self.most_held(right.type))
         left = self.coerce(node.left, left, right.type)
         right = self.coerce(node.right, right, left.type)
         t = left.type
