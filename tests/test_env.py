@@ -474,3 +474,57 @@ def test_the_training_example_runs(tmp_path: Path) -> None:
     for result in figures["evaluation"]:
         low, high = result["ci95"]
         assert result["matches"] == 4 and 0 <= low <= result["win_rate"] <= high <= 1
+
+
+# A match the rules end before any move: the opening takes the whole table for the dealer's team (an opening bonus
+# worth nothing), and a pile holding a card wins at once (match.instant_win). Every environment must say the episode
+# is over, with the match's result, rather than ask an agent to move with no legal action.
+INSTANT_OPENING = """name: instant-opening
+extends: scopa
+deal:
+  redeal: null
+  opening:
+    grab: {when: count(table) >= 1, points: 0, take: table}
+match:
+  instant_win: {when: count(pile) >= 1, reason: the opening took the table}
+"""
+
+
+@pytest.fixture(scope="module")
+def instant(tmp_path_factory: pytest.TempPathFactory) -> piglia.Variant:
+    path = tmp_path_factory.mktemp("instant") / "instant-opening.yaml"
+    path.write_text(INSTANT_OPENING, encoding="utf-8")
+    return piglia.load_variant(str(path))
+
+
+def test_a_match_over_before_any_move_ends_every_environment_at_once(instant: piglia.Variant) -> None:
+    aec = penv.env(instant)
+    aec.reset(seed=0)
+    result = aec.game_state.returns()
+    assert aec.game_state.is_terminal() and sorted(result) == [-1.0, 1.0]
+    seen: dict[str, float] = {}
+    for agent in aec.agent_iter(max_iter=10):  # the loop of every PettingZoo user ends: each agent once, terminated
+        _obs, reward, terminated, _truncated, _info = aec.last()
+        assert terminated
+        seen[agent] = reward
+        aec.step(None)
+    assert seen == {a: result[i] for i, a in enumerate(aec.possible_agents)}
+
+    par = penv.parallel_env(instant)
+    par.reset(seed=0)
+    _obs, rewards, terminations, _truncations, _infos = par.step({})
+    assert all(terminations.values()) and sorted(rewards.values()) == [-1.0, 1.0] and par.agents == []
+
+    vec = penv.VectorEnv(instant, num_envs=3)
+    _obs, masks = vec.reset(seed=1)
+    assert not masks.any()  # no legal action in a match that is over
+    _obs, masks, rewards_v, done = vec.step(np.zeros(3, dtype=np.int64))
+    assert done.all() and sorted(rewards_v[0]) == [-1.0, 1.0]
+
+    single = penv.SingleAgentEnv(instant, seat=0)
+    obs, _info = single.reset(seed=2)
+    assert not obs["action_mask"].any()
+    _obs, reward, terminated, truncated, _info = single.step(0)
+    assert terminated and not truncated and reward == single.game_state.returns()[0]
+    with pytest.raises(RuntimeError, match="call reset"):
+        single.step(0)

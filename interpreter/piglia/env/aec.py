@@ -145,6 +145,11 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self._state.current_seat]
+        if self._state.is_terminal():  # the rules ended the match before any move (an instant win at the opening)
+            result = self._state.returns()
+            self.rewards = {a: float(result[self._seat[a]]) for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
 
     @property
     def game_state(self) -> State:

@@ -73,6 +73,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._players: dict[int, Player] = {}
         self._legal: dict[int, Move] = {}
         self._abandoned = False
+        self._fresh = False
 
     @property
     def game_state(self) -> State:
@@ -119,14 +120,20 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         }
         self._state = self.game.new_match(match_seed, log=False)
         self._abandoned = False
+        self._fresh = True  # no step since reset (see step: a match over before the learner's first move)
         self._opponents_play()  # nothing is scored before a deal ends, and the first deal cannot end here
         return self._observation(), {"seat": self.seat, "match_seed": match_seed}
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the other seats until the learner's next turn or the end of the match."""
         state = self.game_state
+        if state.is_terminal() and self._fresh and not self._abandoned:
+            # the rules ended the match before the learner's first move: this step reports its end
+            self._fresh = False
+            return self._observation(), float(state.returns()[self.seat]), True, False, {"seat": self.seat}
         if state.is_terminal() or self._abandoned:
             raise RuntimeError("the match is over: call reset()")
+        self._fresh = False
         index = action_index(action)
         move = self._legal.get(index)
         if move is None and self.illegal_action == "lose":

@@ -60,9 +60,11 @@ class PigliaParallelEnv(ParallelEnv[str, Observation, int]):  # type: ignore[mis
         """Play the action of the agent to move (the other agents' actions are ignored)."""
         aec = self.aec
         mover = aec.agent_selection
-        if mover not in actions:
-            raise ValueError(f"{mover} is to move but sent no action")
-        aec.step(actions[mover])
+        # (a match the rules ended before any move is terminated from reset: this step only reports its end)
+        if not aec.terminations[mover]:
+            if mover not in actions:
+                raise ValueError(f"{mover} is to move but sent no action")
+            aec.step(actions[mover])
         agents = self.agents
         observations = {a: aec.observe(a) for a in agents}
         rewards = {a: float(aec.rewards[a]) for a in agents}
@@ -139,7 +141,7 @@ class VectorEnv:
             seat = state.current_seat
             self.seats[row] = seat
             obs[row] = enc.observation(state.view(seat))
-            legal = enc.actions(state.legal_moves())
+            legal = {} if state.is_terminal() else enc.actions(state.legal_moves())
             self._legal.append(legal)
             masks[row, list(legal)] = 1
         return obs, masks
@@ -162,6 +164,11 @@ class VectorEnv:
         rewards = np.zeros((self.num_envs, self.game.num_players), dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=bool)
         for row, state in enumerate(self.states):
+            if state.is_terminal():  # a match the rules ended before any move: its row ends now, the action unused
+                rewards[row] = state.returns()
+                done[row] = True
+                self._start(row)
+                continue
             action = action_index(actions[row])
             move = self._legal[row].get(action)
             if move is None:
