@@ -24,8 +24,8 @@ import piglia
 from conftest import write_variant
 from piglia.mechanics import capture as capture_module
 from piglia.mechanics import sets as sets_module
-from piglia.mechanics.capture import Completions, SumKind
-from piglia.mechanics.sets import UNION_STEPS, unions
+from piglia.mechanics.capture import SumKind
+from piglia.mechanics.sets import UNION_STEPS, Completions, unions
 
 Span = tuple[int, int]
 

@@ -36,7 +36,6 @@ __all__ = [
     "MAX_SUM_NEED",
     "CaptureKind",
     "CaptureLimitError",
-    "Completions",
     "KindInputs",
     "KindMechanic",
     "KindOptionError",
@@ -207,54 +206,6 @@ def _count_up_to(alts: Sequence[Sequence[int]], need: int, most: int, width: int
                 polys[k] = (polys[k] + _times_card(polys[k - 1], values, width)) & keep
     digit = (1 << width) - 1
     return sum((p >> (width * need)) & digit for p in polys)
-
-
-class Completions:
-    """What the cards from each position on can still add to a group, for a search that takes cards in order to
-    make up a need (a group of positions adding up to it, of ``lo`` to ``hi`` cards). The search follows a
-    branch only when the cards after it can make up what the branch lacks in a group of an allowed size, so it
-    visits only branches that end in a group: its time goes with the groups it finds (counted before it starts,
-    and bounded), never with its dead ends. A table of twenty low even cards beside a card seeking an odd total
-    has no group, yet a search pruned by the sum of what is left alone tries millions
-    (tests/data/hostile/bomb-dead-end-sum.yaml).
-
-    ``after[j]``: the (total, size) pairs some group of the cards from position ``j`` on reaches, as bits of one
-    integer (bit ``total * width + size``; the size left out, ``width`` 1, when no group can be out of the size
-    bounds); totals above ``need`` are dropped. :meth:`can` asks it. Each card counts one of its values ``alts[j]``.
-    """
-
-    __slots__ = ("after", "width", "windows")
-
-    def __init__(self, alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) -> None:
-        n = len(alts)
-        hi = min(hi, n)
-        sized = lo > 1 or hi < n  # with a need above 0 every group has a card: only then can a size be wrong
-        width = hi + 2 if sized else 1  # a slot per total, holding the sizes 0..hi and one to clear (overflow)
-        keep = (1 << ((need + 1) * width)) - 1
-        if sized:  # a group grown past hi cards would carry into the next total's slot: that bit is cleared
-            keep &= ~((keep // ((1 << width) - 1)) << (hi + 1))
-        one = 1 if sized else 0  # a card joining adds one to the size
-        after = [1] * (n + 1)
-        reach = 1
-        for j in range(n - 1, -1, -1):
-            grown = reach
-            for a in alts[j]:
-                if a >= 0:
-                    grown |= (reach << (a * width + one)) & keep
-            after[j] = reach = grown
-        self.after = after
-        self.width = width
-        # per size chosen so far: the sizes the rest may add, as a mask of one slot
-        self.windows = [_sizes(max(lo - k, 0), hi - k) for k in range(n + 2)] if sized else [1] * (n + 2)
-
-    def can(self, j: int, remaining: int, size: int) -> bool:
-        """Whether the cards from position ``j`` on can make up ``remaining`` for a group of ``size`` cards so far."""
-        return bool((self.after[j] >> (remaining * self.width)) & self.windows[size])
-
-
-def _sizes(least: int, most: int) -> int:
-    """The sizes ``least`` to ``most`` as bits of one slot (none when ``most`` is below ``least``)."""
-    return ((1 << (most + 1)) - 1) & ~((1 << least) - 1) if most >= least else 0
 
 
 def _count_by_dict(values: Sequence[int], need: int, lo: int, hi: int) -> int:
@@ -834,7 +785,8 @@ class SumKind(KindMechanic):
         count = len(cards)
         if count > _COUNT_FROM:
             self.check_count(played, len(table), vals, need)
-            return self._pruned_search(cards, vals, need)
+            if need > 0:  # (a need of 0: only cards worth 0, already counted, can make it)
+                return self._pruned_search(cards, vals, need)
         found: list[Capture] = []
         chosen: list[int] = []
         lo, hi = self._min, self._max
@@ -859,35 +811,14 @@ class SumKind(KindMechanic):
         return found
 
     def _pruned_search(self, cards: list[int], vals: list[int], need: int) -> list[Capture]:
-        """:meth:`search_captures` on a big table: the same groups, each branch followed only where the cards left
-        can still make it a group (:class:`Completions`), so that the time goes with the groups (counted first,
-        and at most MAX_CAPTURES), not with the dead ends a big table of low cards is full of."""
-        count = len(cards)
-        lo, hi = self._min, self._max
-        rest = Completions([(v,) for v in vals], need, lo, hi)
-        can = rest.can
-        found: list[Capture] = []
-        chosen: list[int] = []
+        """:meth:`search_captures` on a big table: the same groups, by the search that follows a branch only where
+        the cards left can still complete it (:func:`piglia.mechanics.sets.sum_groups`'s, on big tables), so that
+        the time goes with the groups (counted first, and at most MAX_CAPTURES), not with the dead ends a big table
+        of low cards is full of."""
+        from piglia.mechanics.sets import _sum_groups  # sets builds on this module
 
-        def search(start: int, remaining: int) -> None:
-            size = len(chosen)
-            if remaining == 0 and lo <= size:
-                found.append(tuple(sorted(chosen)))
-            if size >= hi:
-                return
-            for j in range(start, count):
-                if not can(j, remaining, size):
-                    break  # nothing from here on completes it (fewer cards reach less)
-                v = vals[j]
-                if v <= remaining and can(j + 1, remaining - v, size + 1):
-                    chosen.append(cards[j])
-                    search(j + 1, remaining - v)
-                    chosen.pop()
-
-        if can(0, need, 0):
-            search(0, need)
-        found.sort()
-        return found
+        groups = _sum_groups([(v,) for v in vals], need, self._min, self._max)
+        return sorted(tuple(sorted(cards[i] for i in as_cards(m))) for m in groups)
 
     def _groups(self, row: int, table: Sequence[int]) -> list[list[int]] | None:
         """Every group of the ``table`` cards filter ``row`` allows, with a total up to the row's largest need,

@@ -33,17 +33,18 @@ from typing import Any, ClassVar
 
 from piglia.errors import LimitError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import (
-    _COUNT_FROM,
-    MAX_CAPTURES,
-    Capture,
-    Completions,
-    KindInputs,
-    KindMechanic,
-    remember_cards,
-)
+from piglia.mechanics.capture import _COUNT_FROM, MAX_CAPTURES, Capture, KindInputs, KindMechanic, remember_cards
 
-__all__ = ["DEFAULT_LIMIT", "UNION_STEPS", "SearchTooLong", "SetsKind", "group_masks", "sum_groups", "unions"]
+__all__ = [
+    "DEFAULT_LIMIT",
+    "UNION_STEPS",
+    "Completions",
+    "SearchTooLong",
+    "SetsKind",
+    "group_masks",
+    "sum_groups",
+    "unions",
+]
 
 DEFAULT_LIMIT = 20_000  # most captures one played card may have on one table (``limit``)
 # Most groups a table's listing holds (every group adding up to at most the largest value a played card seeks, kept
@@ -96,6 +97,54 @@ def _suffix(positive: Sequence[tuple[int, ...]]) -> list[int]:
     return suffix
 
 
+class Completions:
+    """What the cards from each position on can still add to a group, for a search that takes cards in order to
+    make up a need (a group of positions adding up to it, of ``lo`` to ``hi`` cards). The search follows a
+    branch only when the cards after it can make up what the branch lacks in a group of an allowed size, so it
+    visits only branches that end in a group: its time goes with the groups it finds (counted before it starts,
+    and bounded), never with its dead ends. A table of twenty low even cards beside a card seeking an odd total
+    has no group, yet a search pruned by the sum of what is left alone tries millions
+    (tests/data/hostile/bomb-dead-end-sum.yaml).
+
+    ``after[j]``: the (total, size) pairs some group of the cards from position ``j`` on reaches, as bits of one
+    integer (bit ``total * width + size``; the size left out, ``width`` 1, when no group can be out of the size
+    bounds); totals above ``need`` are dropped. :meth:`can` asks it. Each card counts one of its values ``alts[j]``.
+    """
+
+    __slots__ = ("after", "width", "windows")
+
+    def __init__(self, alts: Sequence[Sequence[int]], need: int, lo: int, hi: int) -> None:
+        n = len(alts)
+        hi = min(hi, n)
+        sized = lo > 1 or hi < n  # with a need above 0 every group has a card: only then can a size be wrong
+        width = hi + 2 if sized else 1  # a slot per total, holding the sizes 0..hi and one to clear (overflow)
+        keep = (1 << ((need + 1) * width)) - 1
+        if sized:  # a group grown past hi cards would carry into the next total's slot: that bit is cleared
+            keep &= ~((keep // ((1 << width) - 1)) << (hi + 1))
+        one = 1 if sized else 0  # a card joining adds one to the size
+        after = [1] * (n + 1)
+        reach = 1
+        for j in range(n - 1, -1, -1):
+            grown = reach
+            for a in alts[j]:
+                if a >= 0:
+                    grown |= (reach << (a * width + one)) & keep
+            after[j] = reach = grown
+        self.after = after
+        self.width = width
+        # per size chosen so far: the sizes the rest may add, as a mask of one slot
+        self.windows = [_sizes(max(lo - k, 0), hi - k) for k in range(n + 2)] if sized else [1] * (n + 2)
+
+    def can(self, j: int, remaining: int, size: int) -> bool:
+        """Whether the cards from position ``j`` on can make up ``remaining`` for a group of ``size`` cards so far."""
+        return bool((self.after[j] >> (remaining * self.width)) & self.windows[size])
+
+
+def _sizes(least: int, most: int) -> int:
+    """The sizes ``least`` to ``most`` as bits of one slot (none when ``most`` is below ``least``)."""
+    return ((1 << (most + 1)) - 1) & ~((1 << least) - 1) if most >= least else 0
+
+
 class SearchTooLong(Exception):
     """A search for groups took more steps than it was given (:func:`_sum_groups`' ``steps``)."""
 
@@ -108,9 +157,10 @@ def _sum_groups(
     prepared: tuple[int, list[int]] | None = None,
     steps: float = math.inf,
 ) -> set[int]:
-    """:func:`sum_groups` over values above 0; past ``steps`` calls of the search, :class:`SearchTooLong` (with
-    alternative values a search walks every choice of values, so its length is not bounded by the groups it
-    finds)."""
+    """:func:`sum_groups` over the values given: above 0 from :func:`sum_groups`; a sum kind's own on its big
+    tables (:meth:`SumKind._pruned_search <piglia.mechanics.capture.SumKind._pruned_search>`), where a card worth
+    0 may join a group too. Past ``steps`` calls of the search, :class:`SearchTooLong` (with alternative values a
+    search walks every choice of values, so its length is not bounded by the groups it finds)."""
     found: set[int] = set()
     if need <= 0:
         return found
@@ -137,12 +187,14 @@ def _sum_groups(
         can = Completions(positive, need, min_cards, max_cards).can
         if not can(0, need, 0):
             return found
+        zeros = any(0 in vs for vs in positive)  # a card worth 0 may join a group that makes the need already
 
         def search(start: int, remaining: int, mask: int, size: int) -> None:
             if remaining == 0:
                 if size >= min_cards:
                     found.add(mask)
-                return
+                if not zeros:
+                    return
             for j in range(start, n):
                 if not can(j, remaining, size):
                     break  # nothing from here on completes it (fewer cards reach less)
