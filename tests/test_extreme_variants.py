@@ -148,3 +148,25 @@ def test_the_move_limit_bounds_a_position_whose_cards_each_stay_under_the_captur
         state.legal_moves()
     small = Game(variant).position(hands=[twenties[:1], twenties[8:16]], table=ones[:25], dealer=1, to_move=0)
     assert len(small.legal_moves()) == 53130
+
+
+def test_validation_counts_no_captures_of_a_kind_its_when_closes(tmp_path: Path) -> None:
+    """The opening probe refuses a table on which a kind could pass the capture limit
+    (tests/data/invalid/capture-sets-limit-on-opening.yaml). The same rules with that kind closed on big tables by
+    its `when` never search it there, so they validate, and random play meets no limit."""
+    invalid = Path(__file__).parent / "data" / "invalid" / "capture-sets-limit-on-opening.yaml"
+    with pytest.raises(SpecErrors, match="more than 20000 captures"):
+        piglia.load_variant(str(invalid))
+    closed = tmp_path / "closed.yaml"
+    closed.write_text(
+        "name: closed\nextends: basra\ndeal: {table: 36}\ncapture:\n  kinds:\n"
+        "    numbers: {type: sets, rule: maximal, played: not court, when: count(table) < 12}\n"
+    )
+    variant = piglia.load_variant(str(closed))
+    report = play_random(variant, 40, seed=3)
+    assert report.error is None and report.deals >= 40
+    # and a `when` open on big tables is still refused: the probe counts what the engine would search
+    open_ = tmp_path / "open.yaml"
+    open_.write_text(closed.read_text().replace("count(table) < 12", "count(table) > 12").replace("closed", "open"))
+    with pytest.raises(SpecErrors, match="more than 20000 captures"):
+        piglia.load_variant(str(open_))

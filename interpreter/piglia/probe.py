@@ -20,7 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
+from piglia.dsl import Compiled
 from piglia.errors import LimitError, PigliaError
+from piglia.mechanics.capture import MAX_CAPTURES, CaptureKind, KindMechanic
+from piglia.mechanics.conditions import TableEnv
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.variant import Variant
 from piglia.yamlpos import Path
@@ -76,8 +79,6 @@ def probe_openings(variant: Variant, fail: Fail, *, newest: Newest, samples: int
 def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], fail: Fail, newest: Newest) -> None:
     """Refuse a kind that could offer a hand card more captures on this table than the capture limit, or than its
     own limit; blamed on the kind or on the table's size, whichever the file wrote."""
-    from piglia.mechanics.capture import MAX_CAPTURES
-
     if len(table) < MAX_CAPTURES.bit_length():
         return  # fewer subsets in all than the limit
     for tier in variant.capture.tiers:
@@ -86,7 +87,10 @@ def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], 
             if count is None:
                 continue
             place = newest(("capture", "kinds", kind.name), ("deal", "table"))
+            closed = _closed_to(kind, table)
             for card in hands:
+                if closed(card):  # the engine never searches a kind its `when` closes: no limit to meet
+                    continue
                 try:
                     found = int(count(card, table))
                 except LimitError as exc:  # past the kind's own limit (a sets kind's `limit`) on this opening
@@ -101,6 +105,24 @@ def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], 
                         f"take {found:,} different groups, more than the limit of {MAX_CAPTURES:,} captures per "
                         f"played card: give capture.kinds.{kind.name} a max_cards, or deal a smaller table",
                     )
+
+
+def _closed_to(kind: CaptureKind, table: tuple[int, ...]) -> Callable[[int], bool]:
+    """Whether the kind's ``when`` (mechanics/conditions.py) closes it to a played card on ``table``. A condition
+    that cannot be computed here counts as open: the count then goes on, as it did before ``when`` was read."""
+    if not isinstance(kind, KindMechanic) or not isinstance(when := kind.inputs.exprs.get("when"), Compiled):
+        return lambda _card: False
+    test, played_ok = when.fn, kind.inputs.played_ok
+
+    def closed(card: int) -> bool:
+        if not played_ok[card]:
+            return True
+        try:
+            return not test(TableEnv(card, table))
+        except PigliaError:
+            return False
+
+    return closed
 
 
 @dataclass
