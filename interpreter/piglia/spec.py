@@ -156,6 +156,19 @@ def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> No
             _own(doc, v, (*path, i), origin)
 
 
+def _disown(data: Any, path: Path, origin: dict[Path, YamlDoc]) -> None:
+    """Forget where ``data``, the value at ``path``, and everything in it were written: the same walk as
+    :func:`_own`, so that replacing or removing a value costs its own size, not a scan of every path (a file of
+    thousands of keys extending another took minutes)."""
+    origin.pop(path, None)
+    if isinstance(data, dict):
+        for k, v in data.items():
+            _disown(v, (*path, k), origin)
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            _disown(v, (*path, i), origin)
+
+
 def _format_path(path: Path) -> str:
     """``path`` as the messages write it (the YAML reader's own phrasing, imported only when an error is told)."""
     from piglia.yamlpos import format_path
@@ -181,17 +194,15 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
                         f"{did_you_mean(key, out)}",
                         key=True,
                     )
-                out.pop(key, None)
+                _disown(out.pop(key), sub, origin)
                 removed[sub] = doc
-                for p in [p for p in origin if p[: len(sub)] == sub]:
-                    del origin[p]
             elif isinstance(value, dict) and isinstance(out.get(key), dict):
                 # the newest file that wrote this mapping: a problem with it as a whole is shown there
                 origin[sub] = doc
                 out[key] = merge(out[key], value, sub)
             else:
-                for p in [p for p in origin if p[: len(sub)] == sub]:
-                    del origin[p]
+                if key in out:
+                    _disown(out[key], sub, origin)
                 _own(doc, value, sub, origin)
                 out[key] = value
         return out
