@@ -152,6 +152,42 @@ def test_plot_writes_a_png_and_will_not_overwrite(tmp_path: Path, capsys: pytest
     assert "exists" in capsys.readouterr().err
 
 
+def test_plot_names_and_formats_are_checked_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A name without a suffix is written as matplotlib names it (FILE.png), so an existing FILE.png is refused;
+    a suffix matplotlib cannot write is refused before any deal is played, not after the run."""
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "chart.png"
+    chart.write_text("precious")
+    assert main(["simulate", "scopa", "--deals", "50", "--plot", str(tmp_path / "chart")]) == 1
+    assert "chart.png exists" in capsys.readouterr().err and chart.read_text() == "precious"
+    assert main(["simulate", "scopa", "--deals", "50", "--plot", str(tmp_path / "out.txt")]) == 1
+    out, err = capsys.readouterr()
+    assert "cannot write .txt files" in err and ".png" in err and "deals" not in out
+    assert main(["simulate", "scopa", "--deals", "50", "--plot", str(tmp_path / "plain"), "--json"]) == 0
+    assert (tmp_path / "plain.png").read_bytes()[:4] == b"\x89PNG"
+    assert main(["simulate", "scopa", "--deals", "50", "--plot", str(tmp_path / "v.svg"), "--json"]) == 0
+    assert b"<svg" in (tmp_path / "v.svg").read_bytes()
+
+
+def test_plot_never_replaces_a_file_created_during_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("matplotlib")
+    from piglia.cli import plot
+
+    png = tmp_path / "late.png"
+    drawn = plot.plot_summary
+
+    def draw_while_another_program_writes(*args: Any) -> bytes:
+        png.write_text("written meanwhile")
+        return drawn(*args)
+
+    monkeypatch.setattr(plot, "plot_summary", draw_while_another_program_writes)
+    assert main(["simulate", "scopa", "--deals", "50", "--plot", str(png)]) == 1
+    assert "late.png exists" in capsys.readouterr().err
+    assert png.read_text() == "written meanwhile"  # checked again when the plot is written, not only before the run
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_on_the_command_prints_the_deals_finished(workers: str, tmp_path: Path) -> None:
     """A real SIGINT to a run of ten million deals: it stops cleanly, prints the statistics, exits 130."""

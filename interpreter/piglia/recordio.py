@@ -136,9 +136,13 @@ class RecordFile:
 
     def write(self, text: str) -> int:
         """Write whole lines, flushed; on failure undo them and raise :class:`RecordWriteError`."""
+        self.write_bytes(text.encode("utf-8"))
+        return len(text)
+
+    def write_bytes(self, data: bytes) -> None:
+        """:meth:`write` for data already encoded (a plot's image)."""
         if self.error is not None:
             raise RecordWriteError(self.error)
-        data = text.encode("utf-8")
         done = 0
         try:
             while done < len(data):
@@ -151,7 +155,6 @@ class RecordFile:
             raise RecordWriteError(self.error) from None
         self._size += len(data)
         self.chunks += 1
-        return len(text)
 
     def flush(self) -> None:
         """Nothing to do: every :meth:`write` goes straight to the file (kept for file-like callers)."""
@@ -239,6 +242,12 @@ def write_text(path_text: str, text: str, *, force: bool, option: str = "--outpu
     """Write a whole text file (a rules page) the same way: a temporary file renamed, or nothing."""
     with RecordFile.create(path_text, force=force, option=option) as out:
         out.write(text)
+
+
+def write_file(path_text: str, data: bytes, *, force: bool, option: str) -> None:
+    """Write a whole binary file (a plot) the same way: a temporary file renamed, or nothing."""
+    with RecordFile.create(path_text, force=force, option=option) as out:
+        out.write_bytes(data)
 
 
 # ---------------------------------------------------------------------------------------------------------------

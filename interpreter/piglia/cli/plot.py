@@ -16,8 +16,18 @@ def _bars(ax: Any, counts: dict[str, int], label: str, offset: float = 0.0, widt
     ax.bar(xs, [v / total for v in counts.values()], width=width, label=label)
 
 
-def plot_summary(summary: Summary, variant: Variant, path: str) -> None:
-    """Points per deal, award and bonus frequencies, match length and legal moves per turn, in one PNG."""
+def image_formats() -> dict[str, str]:
+    """The file formats matplotlib writes, by suffix without the dot (png: "Portable Network Graphics"...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return dict(FigureCanvasBase.get_supported_filetypes())
+
+
+def plot_summary(summary: Summary, variant: Variant, image_format: str = "png") -> bytes:
+    """Points per deal, award and bonus frequencies, match length and legal moves per turn, in one image (the
+    file's bytes: the caller writes them without replacing a file it may not)."""
+    import io
+
     import matplotlib
 
     matplotlib.use("Agg")  # files only: no display needed
@@ -60,5 +70,7 @@ def plot_summary(summary: Summary, variant: Variant, path: str) -> None:
     ax.set_ylabel("share of turns")
 
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    out = io.BytesIO()
+    fig.savefig(out, format=image_format, dpi=100)
     plt.close(fig)
+    return out.getvalue()

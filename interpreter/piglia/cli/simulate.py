@@ -11,7 +11,7 @@ from typing import Any
 
 from piglia import interrupt
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, err_console, load, out_console, refuse_existing
-from piglia.recordio import RecordFile, RecordWriteError
+from piglia.recordio import RecordFile, RecordWriteError, write_file
 from piglia.simulate import Summary, default_workers, simulate
 from piglia.variant import Variant
 from piglia.workers import check_workers
@@ -21,15 +21,28 @@ from piglia.workers import check_workers
 SMALL_RUN_DEALS = 3000
 
 
-def check_plot_target(path_text: str | None, force: bool) -> None:
-    """Refuse a --plot file that exists (unless forced) or that matplotlib cannot be imported for, before the run."""
+def plot_target(path_text: str | None, force: bool) -> tuple[str, str] | None:
+    """The --plot file and its image format, checked before the run: matplotlib is there, it writes that format
+    (the file's suffix; without one, PNG, to FILE.png as matplotlib names it), and the file does not exist
+    (unless forced). None without --plot."""
     if path_text is None:
-        return
-    refuse_existing(Path(path_text), force=force)
+        return None
+    if not path_text.strip():
+        raise UserError("--plot needs a file name")
     try:
-        import matplotlib  # noqa: F401
+        from piglia.cli.plot import image_formats
+
+        formats = image_formats()
     except ImportError:
         raise UserError("--plot needs matplotlib: pip install 'piglia[plot]'") from None
+    suffix = Path(path_text).suffix.lower().removeprefix(".")
+    if not suffix:
+        path_text, suffix = path_text + ".png", "png"
+    if suffix not in formats:
+        known = ", ".join(f".{s}" for s in sorted(formats))
+        raise UserError(f"--plot {path_text}: matplotlib cannot write .{suffix} files; end the name in one of {known}")
+    refuse_existing(Path(path_text), force=force)
+    return path_text, suffix
 
 
 def workers_for(args: argparse.Namespace) -> int:
@@ -50,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if (args.deals is not None and args.deals < 1) or (args.matches is not None and args.matches < 1):
         raise UserError("--deals and --matches must be at least 1")
     at_least_one(args.players, "--players")
-    check_plot_target(args.plot, args.force)
+    plot = plot_target(args.plot, args.force)
     workers = workers_for(args)
     record = RecordFile.create(args.record, force=args.force) if args.record is not None else None
     start = time.perf_counter()
@@ -79,12 +92,14 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2))
     else:
         print_summary(summary, variant, elapsed, args.record if record is not None and record.error is None else None)
-    if args.plot:
+    if plot is not None:
         from piglia.cli.plot import plot_summary
 
-        plot_summary(summary, variant, args.plot)
+        plot_file, image_format = plot
+        # written as records are: a temporary file renamed, never over a file created meanwhile unless --force
+        write_file(plot_file, plot_summary(summary, variant, image_format), force=args.force, option="--plot")
         if not args.json:
-            out_console().print(f"plot written to {args.plot}")
+            out_console().print(f"plot written to {plot_file}")
     if record is not None and record.error is not None:
         print(f"piglia: {record.error}; the statistics above are those of the matches it holds", file=sys.stderr)
     elif summary.interrupted:
@@ -275,7 +290,9 @@ def register(sub: Any) -> None:
     s.add_argument("variant", metavar="VARIANT", help="a rule file or a built-in variant's name")
     add_run_options(s)
     s.add_argument("--record", metavar="FILE", help="write every match's record to FILE (JSON Lines)")
-    s.add_argument("--plot", metavar="FILE.png", help="draw the distributions to FILE.png (needs matplotlib)")
+    s.add_argument(
+        "--plot", metavar="FILE.png", help="draw the distributions to FILE.png (or .svg, .pdf...; needs matplotlib)"
+    )
     s.add_argument("--force", action="store_true", help="overwrite an existing --record or --plot file")
     s.add_argument("--json", action="store_true", help="print the summary as JSON")
     s.set_defaults(run=run)
