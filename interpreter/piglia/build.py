@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from piglia.cards import Deck, Rank, Suit, Table
 from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
+from piglia.costs import check_deal_cost
 from piglia.dsl import Compiled, T, compile_expr, nodes
 from piglia.dsl.nodes import conjuncts
 from piglia.errors import DslError, SpecError, did_you_mean
@@ -225,6 +226,10 @@ class VariantBuilder:
             declarations=parts["declarations"],
             builds=parts["builds"],
         )
+        try:  # what the expressions add up to over a deal (piglia.costs)
+            check_deal_cost(variant, self.fail)
+        except _Failed:
+            return None
         if probe:
             from piglia.probe import probe_openings  # here: a remembered file skips it
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 
-from piglia.dsl import Compiled
+from piglia.costs import kind_when_steps
 from piglia.dsl.words import MissingMessage, Words
 from piglia.errors import PigliaError
 from piglia.locales import Catalog
@@ -71,8 +71,7 @@ def example_room(variant: Variant) -> int | None:
 def example_tries(variant: Variant) -> int:
     """How many random positions :func:`find_example` looks at: :data:`_EXAMPLE_TRIES`, fewer when the kinds'
     conditions would cost more than :data:`_EXAMPLE_STEPS` estimated steps over them."""
-    whens = [k.inputs.exprs.get("when") for tier in variant.capture.tiers for k in tier if hasattr(k, "inputs")]
-    per_try: int = 3 * sum(w.cost for w in whens if isinstance(w, Compiled))
+    per_try = 3 * sum(steps for _name, steps in kind_when_steps(variant))
     return max(_EXAMPLE_LEAST, min(_EXAMPLE_TRIES, _EXAMPLE_STEPS // max(per_try, 1)))
 
 

@@ -20,8 +20,7 @@ from functools import lru_cache
 
 from piglia import dealflow
 from piglia.chance import Phase
-from piglia.dsl import Compiled
-from piglia.mechanics.awards import Award
+from piglia.costs import award_steps
 from piglia.mechanics.builds import owed_cards
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
@@ -82,19 +81,8 @@ def weight_samples(variant: Variant, teams: int) -> int:
     """How many random splits :func:`card_weights` takes: :data:`WEIGHT_SAMPLES`, fewer when the awards would cost
     more than :data:`WEIGHT_STEPS` estimated steps over them (each split scores every award for every team once
     per card and once more)."""
-    per_split = teams * sum(map(_award_steps, variant.awards)) * (len(variant.deck) + 1)
+    per_split = teams * sum(map(award_steps, variant.awards)) * (len(variant.deck) + 1)
     return max(1, min(WEIGHT_SAMPLES, WEIGHT_STEPS // max(per_split, 1)))  # no awards: nothing to bound
-
-
-def _award_steps(award: Award) -> int:
-    """The estimated steps of scoring ``award`` for one team: its compiled expressions' estimates (whatever
-    attributes its form keeps them in), and some for the form's own work."""
-    steps = 10
-    for kept in getattr(award, "__dict__", {}).values():
-        for c in kept if isinstance(kept, tuple | list) else (kept,):  # a form may keep several (most: a, b)
-            if isinstance(c, Compiled):
-                steps += c.cost
-    return steps
 
 
 @lru_cache(maxsize=32)
