@@ -286,6 +286,30 @@ def test_cli_writes_and_never_overwrites_without_force(tmp_path: Path) -> None:
     assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
+@pytest.mark.parametrize("command", ["rules", "simulate", "play"])
+def test_a_link_to_a_missing_file_is_a_name_taken(
+    tmp_path: Path, command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-o and --record onto a symbolic link whose target does not exist: refused before anything is written,
+    saying so (it was written to a temporary file and then reported as "created by another program during the
+    run", the temporary file left beside it; `play` said it found no free file name)."""
+    import io
+
+    from piglia.cli import main
+
+    link = tmp_path / "out.txt"
+    link.symlink_to(tmp_path / "missing" / "file")
+    argv = {
+        "rules": ["rules", "scopa", "-o", str(link)],
+        "simulate": ["simulate", "scopa", "--deals", "20", "--record", str(link)],
+        "play": ["play", "scopa", "--record", str(link)],
+    }[command]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(argv) == 1
+    assert f"{link} exists" in capsys.readouterr().err
+    assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["out.txt"]
+
+
 def test_cli_bad_variant_is_a_message(capsys: pytest.CaptureFixture[str]) -> None:
     from piglia.cli import main
 

@@ -92,6 +92,11 @@ class RecordFile:
             info = path.stat()
         except FileNotFoundError:
             info = None
+            if path.is_symlink() and not force:  # a link to a missing file: the name is taken, and linking fails
+                raise RecordWriteError(
+                    f"{path} exists (a link to a file that does not exist); choose another name or pass --force "
+                    "to replace the link"
+                ) from None
         except OSError as exc:
             raise RecordWriteError(f"cannot write {path}: {_why(exc)}") from None
         if info is not None:

@@ -109,7 +109,7 @@ def at_least_one(value: int | None, option: str) -> None:
 
 def refuse_existing(path: Path, *, force: bool) -> None:
     """Nothing a user wrote is overwritten unasked: refuse an existing file unless ``--force``."""
-    if path.exists() and not force:
+    if (path.exists() or path.is_symlink()) and not force:  # a link to a missing file is a name taken too
         raise UserError(f"{path} exists; choose another name or pass --force to overwrite it")
 
 

@@ -41,7 +41,7 @@ def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, R
         if not path_text.strip():
             raise UserError("--record needs a file name")
         path = Path(path_text)
-        if path.exists():
+        if path.exists() or path.is_symlink():  # a link to a missing file is a name taken too
             raise UserError(f"{path} exists; choose another name for --record")
         candidates = [path]
     else:
@@ -52,6 +52,8 @@ def record_file(path_text: str | None, variant: str, seed: int) -> tuple[Path, R
             return path, RecordFile.create_live(path)
         except FileExistsError:
             continue
+    if path_text is not None:  # created meanwhile
+        raise UserError(f"{path_text} exists; choose another name for --record")
     raise UserError("no free record file name in the current directory; pass --record FILE")
 
 
