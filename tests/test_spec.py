@@ -135,6 +135,10 @@ def test_extends_cycle_and_missing(tmp_path: Path) -> None:
     path = write(tmp_path, "name: c\nextends: scopaa\n", "c.yaml")
     err = one_error(path)
     assert err.path == "extends" and "did you mean 'scopa'" in err.message
+    # an empty name was read as the current folder: "'' is a folder: name one of its rule files (/NAME.yaml)"
+    for empty in ('""', '"  "'):
+        err = one_error(write(tmp_path, f"name: d\nextends: {empty}\n", "d.yaml"))
+        assert err.path == "extends" and err.message.startswith("an empty name names no variant")
 
 
 def test_missing_and_wrong_type(tmp_path: Path) -> None:

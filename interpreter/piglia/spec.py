@@ -69,6 +69,8 @@ def _display(path: FsPath) -> str:
 
 def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPath:
     """The file a variant reference names: a path (``x.yaml``, ``dir/x``) or a built-in variant's name."""
+    if not ref.strip():
+        raise SpecError("an empty name names no variant: a built-in name (`piglia list`) or a file path", file=ref)
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
     candidates: list[FsPath] = []
     if looks_like_path:

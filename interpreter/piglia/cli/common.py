@@ -49,6 +49,8 @@ def err_console() -> Console:
 
 def load(ref: str) -> Variant:
     """Load a variant, turning rule-file errors into one located message per line."""
+    if not ref.strip():
+        raise UserError("VARIANT is empty: give a built-in name (`piglia list`) or a rule file's path")
     try:
         return load_variant(ref)
     except SpecErrors as exc:
