@@ -238,3 +238,17 @@ def test_changing_an_inherited_award_says_which_key_to_null_in_the_users_file(tm
     assert "add `points: null` to remove the inherited points" in error.message
     fixed = 'name: mine\nextends: scopa\nawards:\n  settebello: {score: "count(pile)", holder: null, points: null}\n'
     assert validate_file(str(write(tmp_path, fixed))) == []
+
+
+def test_an_error_in_an_inherited_value_says_the_file_s_changes_cause_it(tmp_path: Path) -> None:
+    """Removing the 7s (`deck.remove_ranks`) leaves classic Scopa's settebello (S3.3) naming a rank that is gone:
+    the error is placed where that rule is written, in the built-in, and now says that the built-in is valid alone,
+    so the file's own changes break it (before, the message named only the built-in file)."""
+    path = write(tmp_path, 'name: no7\nextends: scopa\ndeck: {remove_ranks: ["7"]}\n', "no7.yaml")
+    errors = validate_file(str(path))
+    settebello = next(e for e in errors if e.path == "awards.settebello.holder")
+    assert settebello.file.endswith("variants/scopa.yaml")
+    assert settebello.message.endswith(f"inherited from scopa, where it is valid: what {path} changes breaks it")
+    # an error in the file's own text is as it was
+    own = one_error(write(tmp_path, "name: x\nextends: scopa\nmatch: {target: none}\n", "own.yaml"))
+    assert "inherited" not in own.message

@@ -214,6 +214,20 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
     return Layered(data, origin, doc, base.files, removed)
 
 
+def _blamed_on(errors: list[SpecError], path: FsPath) -> list[SpecError]:
+    """``errors`` of the file at ``path``, those placed at a value it inherits from a built-in variant saying so: a
+    built-in is valid alone, so what breaks there is what the file changed (removing the 7s leaves the built-in's
+    settebello naming a rank there is no more), and without a word the message named only the built-in."""
+    builtins = data_dir("variants").resolve()
+    out = []
+    for e in errors:
+        if e.file != _display(path) and FsPath(e.file).resolve().parent == builtins:
+            note = f"; inherited from {FsPath(e.file).stem}, where it is valid: what {_display(path)} changes breaks it"
+            e = SpecError(e.message + note, file=e.file, line=e.line, col=e.col, path=e.path)
+        out.append(e)
+    return out
+
+
 def _drop_nulls(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _drop_nulls(v) for k, v in data.items() if v is not None}
@@ -408,11 +422,11 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     layered = _load_layers(path, ())
     problems = [layered.error(p, message, key=at_key) for p, message, at_key in schema_problems(layered.data)]
     if problems:
-        raise SpecErrors(problems)
+        raise SpecErrors(_blamed_on(problems, path))
     builder = VariantBuilder(layered.data, _Reporter(layered))
     variant = builder.build(sha256=_fingerprint(layered.data), source=_display(path))
     if builder.errors:
-        raise SpecErrors(builder.errors)
+        raise SpecErrors(_blamed_on(builder.errors, path))
     assert variant is not None
     _CACHE[str(path)] = (layered.files, variant)
     _remember(key, layered)
