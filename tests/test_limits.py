@@ -13,7 +13,8 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from types import FrameType
+from typing import Any, TypeVar
 
 import pytest
 from hypothesis import given
@@ -117,7 +118,7 @@ def _merge_lines(keys: int) -> int:
     doc = load_yaml("awards:\n" + "".join(f"  a{i}: {i}\n" for i in range(keys)) + "notes: [x]\n", "top.yaml")
     lines = 0
 
-    def trace(frame: object, event: str, arg: object) -> object:
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
         nonlocal lines
         lines += event == "line"
         return trace

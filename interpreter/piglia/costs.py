@@ -10,20 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
 from piglia.mechanics.capture import KindMechanic
 from piglia.variant import Variant
-from piglia.yamlpos import Path
+
+if TYPE_CHECKING:  # the YAML reader is not imported by a run whose rules were remembered
+    from piglia.yamlpos import Path
+
+    Fail = Callable[[Path, str], Exception]
 
 __all__ = ["DEAL_STEPS", "award_steps", "check_deal_cost", "deal_costs", "kind_when_steps"]
 
 # Most estimated steps a deal's expressions may take (a step is roughly 0.05 microseconds, and the estimates are
 # pessimistic: about a second a deal at most). The built-in games' deals take under 25,000 (tests/test_costs.py).
 DEAL_STEPS = 20_000_000
-
-Fail = Callable[[Path, str], Exception]
 
 
 def award_steps(award: Award) -> int:
