@@ -828,3 +828,77 @@ def test_every_word_the_page_uses_is_in_every_catalog() -> None:
         messages = load_catalog(lang).messages
         missing = sorted(k for k in used if f"web.{k}" not in messages)
         assert missing == [], f"{lang}: the page uses words its catalog lacks: {missing}"
+
+
+# -- what a hostile client sends (issue 16's web hunt) -----------------------------------------------------------
+
+
+def test_a_body_nested_too_deep_is_refused_not_a_server_error(client: TestClient) -> None:
+    """[[[[... a hundred thousand deep: the JSON decoder's RecursionError answered 500 with a traceback."""
+    deep = b"[" * 100_000 + b"]" * 100_000
+    for url in ("/api/games", "/api/rules/check"):
+        r = client.post(url, content=deep, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and "nests too deep" in r.json()["error"]
+
+
+def test_a_record_request_waiting_for_a_busy_game_stops_no_other_request(client: TestClient) -> None:
+    """The record's handler waited for its game's lock on the event loop: while an AI move held it, the whole
+    server answered nobody. It now waits in a worker thread, as every other handler that takes the lock."""
+    import threading
+
+    game_id = new_game(client, seed=9)
+    play_out(client, game_id)
+    session = session_of(client, game_id)
+    answers: dict[str, int] = {}
+
+    def ask(name: str, url: str) -> None:
+        answers[name] = client.get(url).status_code
+
+    with session.lock:  # the game busy (an AI move, a coach request)
+        waiting = threading.Thread(target=ask, args=("record", f"/api/games/{game_id}/record"), daemon=True)
+        waiting.start()
+        time.sleep(0.2)  # the record request is in, waiting for the lock
+        other = threading.Thread(target=ask, args=("messages", "/api/messages?lang=en"), daemon=True)
+        other.start()
+        other.join(60)  # only a hang guard: it answers at once
+        assert answers.get("messages") == 200 and "record" not in answers
+    waiting.join(60)
+    assert answers["record"] == 200
+
+
+def test_each_finished_deal_s_sheet_is_made_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every answer carries every finished deal's score sheet; they were all made again from every event on every
+    answer, which grew with deals times events over a long match. Made once, they are the same as made afresh."""
+    from piglia.web import app
+
+    game_id = new_game(client, seed=9)
+    play_out(client, game_id)
+    made: list[int] = []
+    fresh = app.sheet_json
+
+    def counted(*args: Any) -> Any:
+        made.append(1)
+        return fresh(*args)
+
+    monkeypatch.setattr(app, "sheet_json", counted)
+    first = client.get(f"/api/games/{game_id}").json()["sheets"]
+    again = client.get(f"/api/games/{game_id}").json()["sheets"]
+    assert first == again and len(first) >= 2 and made == []  # made as the deals ended, before the patch
+    session = session_of(client, game_id)
+    session.sheets.clear()
+    assert client.get(f"/api/games/{game_id}").json()["sheets"] == first and len(made) == len(first)
+    in_italian = client.get(f"/api/games/{game_id}?lang=it").json()["sheets"]
+    assert len(made) == 2 * len(first) and [s["deal"] for s in in_italian] == [s["deal"] for s in first]
+
+
+def test_the_award_counters_of_many_uploaded_variants_stay_bounded(client: TestClient) -> None:
+    """A counter per variant was kept forever: each upload is a variant of its own, and a server taking uploads
+    grew by a megabyte each (1 GiB after about a thousand)."""
+    from piglia.web.views import _counter
+
+    for k in range(36):
+        rules = f"name: up{k}\nextends: scopa\nmatch: {{target: 1}}\n"  # a deal or two
+        r = client.post("/api/games", json={"rules": rules, "seat": 0, "seed": k, "opponents": "random"})
+        assert r.status_code == 201, r.text
+        play_out(client, r.json()["id"])
+    assert _counter.cache_info().currsize <= 32

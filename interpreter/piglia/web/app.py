@@ -24,6 +24,7 @@ from piglia.locales import languages, load_catalog
 from piglia.players import coach
 from piglia.record import dump_event
 from piglia.spec import builtin_names, load_variant
+from piglia.state import Event
 from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 from piglia.web.sessions import AI_PLAYERS, GameSession, GameStore, MoveRefused, NotYourTurn
@@ -125,6 +126,18 @@ def review_json(session: GameSession, deal: int) -> list[dict[str, Any]]:
     ]
 
 
+def finished_sheet(session: GameSession, texts: VariantTexts, events: list[Event], end: Event) -> dict[str, Any]:
+    """The score sheet of the deal ``end`` closed, with the coach's review of the person's moves in it: made once
+    per deal and language, then kept on the session (neither changes once the deal is over)."""
+    key = (end["deal"], texts.lang)
+    sheet = session.sheets.get(key)
+    if sheet is None:
+        game = session.game
+        sheet = sheet_json(texts, events, game.players.team_of, game.num_teams, end)
+        sheet = session.sheets[key] = {**sheet, "coach": review_json(session, end["deal"])}
+    return sheet
+
+
 def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> dict[str, Any]:
     """The match as the session's seat sees it (docs/web.md): built from ``state.view(seat)`` and public events,
     every name in ``lang`` (a language with a catalog; default: the match's)."""
@@ -210,10 +223,7 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
         "events": public[max(0, since) :],
         "event_count": len(public),
         # each deal's sheet, with the coach's review of the person's moves it advised on in that deal
-        "sheets": [
-            {**sheet_json(texts, events, team_of, game.num_teams, e), "coach": review_json(session, e["deal"])}
-            for e in ends
-        ],
+        "sheets": [finished_sheet(session, texts, events, e) for e in ends],
         "result": result,
         "deck": deck_json(session.variant.deck, texts),
         # every name the variant shows (suits, ranks, value tables, capture kinds, bonuses, awards) in words
@@ -241,6 +251,8 @@ async def _body(request: Request) -> dict[str, Any]:
         data = json.loads(raw or b"{}")
     except ValueError as exc:
         raise ApiError(400, f"the request body is not JSON: {exc}") from None
+    except RecursionError:  # [[[[... nested past the decoder's depth: a 200 KB body answered 500 with a traceback
+        raise ApiError(400, "the request body is not JSON this table reads: it nests too deep") from None
     if not isinstance(data, dict):
         raise ApiError(400, "the request body must be a JSON object")
     return data
@@ -386,15 +398,19 @@ def create_app(store: GameStore | None = None) -> Starlette:
         lang = lang_of(request.query_params.get("lang"))
         return JSONResponse(await run_in_threadpool(advise, session, lang))
 
-    async def record(request: Request) -> Response:
-        session = session_of(request)
+    def record_lines(session: GameSession) -> tuple[list[str], int]:
         with session.lock:
             if not session.state.is_terminal() and session.stopped is None:
                 # the record holds every hand and the seed: nobody sees it while the match is being played (a match
                 # stopped at an engine limit is played no further: its record so far is the way to report it)
                 raise ApiError(409, "the record is available when the match is over")
-            lines = [dump_event(e) for e in session.state.events or []]
-            seed = session.state.seed
+            return [dump_event(e) for e in session.state.events or []], session.state.seed
+
+    async def record(request: Request) -> Response:
+        session = session_of(request)
+        # in a worker thread, as every handler that takes a game's lock: waiting for it on the event loop (while an
+        # AI move held it) stopped the whole server, every other game and client with it
+        lines, seed = await run_in_threadpool(record_lines, session)
         name = f"piglia-{session.variant.name}-{seed}.jsonl"
         return Response(
             "\n".join(lines) + "\n",

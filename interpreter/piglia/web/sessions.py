@@ -63,6 +63,9 @@ class GameSession:
     stopped: str | None = None
     # per turn the coach advised: (deal, the advice, the move the person then played), for the deal's review
     coached: list[tuple[int, list[coach.Advice], Move]] = field(default_factory=list)
+    # each finished deal's score sheet by (deal, language): final once the deal is over, and built from every event
+    # of the match, so building all of them again on every answer grew with deals times events
+    sheets: dict[tuple[int, str], dict[str, Any]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def texts(self) -> VariantTexts:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from piglia.cards import Deck
@@ -232,7 +232,7 @@ class AwardCounter:
         return out
 
 
-@cache
+@lru_cache(maxsize=32)  # bounded: every uploaded rule file is a variant of its own, and its games end
 def _counter(variant: Variant) -> AwardCounter:
     return AwardCounter(variant)
 
