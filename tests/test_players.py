@@ -6,6 +6,7 @@ import math
 import random
 from itertools import combinations
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
@@ -531,3 +532,38 @@ def test_pairs_are_matched_by_index_in_any_order() -> None:
     for r in results:
         folded.add(r)
     assert folded.pairs == [(1 - 4 + 2 - 2, 4), (5 - 2 + 3 - 3, 5)]
+
+
+def test_greedy_stops_valuing_at_its_safety_net(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One card each and 38 on the table: 189 legal moves, each of whose replies ends the deal and scores every
+    award. With awards that cost a fifth of a second, a greedy move took twenty minutes. Past its `seconds` (a
+    clock here that jumps a minute at every look) it values no more moves and replies, and still plays one of
+    the moves it valued."""
+    import piglia.players.greedy as greedy
+
+    path = tmp_path / "one-card.yaml"
+    path.write_text(
+        "name: one-card\nextends: scopa\ndeal: {hand: 1, table: 38, refill: false, redeal: null}\n"
+        "capture: {priority: [[match, sum]]}\n"
+    )
+    game = Game(piglia.load_variant(str(path)))
+    state = game.new_match(1)
+    moves = state.legal_moves()
+    assert len(moves) > 100
+    played: list[int] = []
+    real = greedy.immediate
+
+    def counted(*args: object) -> object:
+        played.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(greedy, "immediate", counted)
+    unbounded = GreedyPlayer(1, seconds=0).choose(state.view(state.to_move), moves)
+    assert unbounded in moves and len(played) > len(moves)
+    played.clear()
+    clock = iter(range(0, 10**6, 60))
+    monkeypatch.setattr("piglia.players.greedy.time", SimpleNamespace(perf_counter=lambda: float(next(clock))))
+    assert GreedyPlayer(1, seconds=5).choose(state.view(state.to_move), moves) in moves
+    assert len(played) <= 3
+    with pytest.raises(piglia.PigliaError, match="greedy option seconds"):
+        make_player("greedy:seconds=-1")

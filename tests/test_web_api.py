@@ -869,18 +869,18 @@ def test_a_record_request_waiting_for_a_busy_game_stops_no_other_request(client:
 def test_each_finished_deal_s_sheet_is_made_once(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every answer carries every finished deal's score sheet; they were all made again from every event on every
     answer, which grew with deals times events over a long match. Made once, they are the same as made afresh."""
-    from piglia.web import app
+    from piglia.web import views
 
     game_id = new_game(client, seed=9)
     play_out(client, game_id)
     made: list[int] = []
-    fresh = app.sheet_json
+    fresh = views.sheet_json
 
     def counted(*args: Any) -> Any:
         made.append(1)
         return fresh(*args)
 
-    monkeypatch.setattr(app, "sheet_json", counted)
+    monkeypatch.setattr("piglia.web.app.sheet_json", counted)
     first = client.get(f"/api/games/{game_id}").json()["sheets"]
     again = client.get(f"/api/games/{game_id}").json()["sheets"]
     assert first == again and len(first) >= 2 and made == []  # made as the deals ended, before the patch

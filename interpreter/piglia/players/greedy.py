@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from math import comb, inf
 
-from piglia.errors import LimitError
+from piglia.errors import LimitError, PigliaError
 from piglia.mechanics.capture import Capture
 from piglia.moves import BuildRaw, Move
 from piglia.players.knowledge import (
@@ -32,6 +32,7 @@ from piglia.state import RawMove, SeatView, State
 __all__ = ["GreedyPlayer", "best_of_hand", "best_values", "chance_any", "expected_max", "move_estimate", "move_value"]
 
 DISCARD_CAUTION = 0.1  # a card left on the table may be taken later too: a small share of its weight
+DEFAULT_SECONDS = 5.0  # a safety net only, as ismcts's: built-in games' decisions take milliseconds
 KEEP_AFTER = 256  # best_values keeps the position after each move up to this many moves
 
 
@@ -75,9 +76,12 @@ def immediate(state: State, raw: RawMove, weights: Sequence[float]) -> tuple[flo
     return sign * value, after
 
 
-def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tuple[list[float], int, int]:
+def replies(
+    after: State, unseen: Sequence[int], weights: Sequence[float], deadline: float = inf
+) -> tuple[list[float], int, int]:
     """For the next player on ``after``'s table: the value of the best capture each unseen card would make
-    (bonuses plus weights, 0 if none), how many of those captures score a bonus, and its hand's size."""
+    (bonuses plus weights, 0 if none), how many of those captures score a bonus, and its hand's size. Past the
+    ``deadline`` (a caller's safety net) the cards not valued yet count as taking nothing."""
     if deal_over(after):
         return [], 0, 0
     seat = after.to_move
@@ -112,7 +116,11 @@ def replies(after: State, unseen: Sequence[int], weights: Sequence[float]) -> tu
             # copy of the position, and bonus_points() plays nothing), instead of a copy of the position per card
             after.hands[seat] = [card, *held[1:]]
             try:
-                for cap in caps:
+                for k, cap in enumerate(caps):
+                    if deadline < inf and (values or k) and time.perf_counter() > deadline:
+                        # a reply that ends the deal scores every award: rules whose awards take a second a deal
+                        # made one greedy move take twenty minutes; past the deadline what is left counts as nothing
+                        break
                     bonus = after.bonus_points((card, cap))
                     scores = scores or bonus > 0
                     if plain:
@@ -152,25 +160,29 @@ def chance_any(hits: int, pool: int, hand: int) -> float:
     return 1.0 - comb(pool - hits, hand) / comb(pool, hand)
 
 
-def move_value(state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float]) -> float:
+def move_value(
+    state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float], deadline: float = inf
+) -> float:
     """The greedy value of ``raw`` for the seat to move in ``state`` (a determinization of its view)."""
-    return move_estimate(state, raw, unseen, weights)[0]
+    return move_estimate(state, raw, unseen, weights, deadline)[0]
 
 
-def move_estimate(state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float]) -> tuple[float, float]:
+def move_estimate(
+    state: State, raw: RawMove, unseen: Sequence[int], weights: Sequence[float], deadline: float = inf
+) -> tuple[float, float]:
     """The greedy value of ``raw`` and the risk it leaves: the chance that the next player, if an opponent,
     holds a card that scores a bonus on the table this move leaves (from the cards the seat has not seen)."""
     team = state.game.players.team_of[state.to_move]
     value, after = immediate(state, raw, weights)
-    return _with_reply(team, value, after, unseen, weights)
+    return _with_reply(team, value, after, unseen, weights, deadline)
 
 
 def _with_reply(
-    team: int, value: float, after: State, unseen: Sequence[int], weights: Sequence[float]
+    team: int, value: float, after: State, unseen: Sequence[int], weights: Sequence[float], deadline: float = inf
 ) -> tuple[float, float]:
     """:func:`move_estimate` of a move worth ``value`` now that leaves ``after`` (the mover's ``team``)."""
     refill_hands(after)
-    values, bonuses, hand = replies(after, unseen, weights)
+    values, bonuses, hand = replies(after, unseen, weights, deadline)
     reply = expected_max(values, hand)
     if hand == 0:
         return value, 0.0
@@ -206,7 +218,7 @@ def best_values(
         for i, raw in enumerate(raws):
             if every and time.perf_counter() > deadline:  # no deadline (inf): never past it
                 break
-            every[i] = move_value(state, raw, unseen, weights)
+            every[i] = move_value(state, raw, unseen, weights, deadline)
         return every
     now: list[float] = []
     # the positions after each move, kept for its valuation where there are few (thousands of moves would hold
@@ -214,13 +226,15 @@ def best_values(
     kept: list[State] | None = [] if len(raws) <= KEEP_AFTER else None
     bounded = True
     for raw in raws:
+        if now and deadline < inf and time.perf_counter() > deadline:
+            break  # the moves after are not valued (each may end the deal, and its awards may be costly)
         value, after = immediate(state, raw, weights)
         now.append(value)
         if kept is not None:
             kept.append(after)
         # a partner's reply would add to the move's worth; a finished deal has no reply
         bounded = bounded and (deal_over(after) or team_of[after.to_move] != team)
-    order = sorted(range(len(raws)), key=lambda i: (-now[i], i)) if bounded else range(len(raws))
+    order = sorted(range(len(now)), key=lambda i: (-now[i], i)) if bounded else range(len(now))
     values: dict[int, float] = {}
     # the ``count`` best so far, each as (value, -position) so that of equal values the first ranks higher: a
     # min-heap. A move not valued yet ranks at most (worth now, -position), and the moves come in that rank's
@@ -233,7 +247,7 @@ def best_values(
         if values and time.perf_counter() > deadline:
             break
         after = kept[i] if kept is not None else immediate(state, raws[i], weights)[1]
-        value = values[i] = _with_reply(team, now[i], after, unseen, weights)[0]
+        value = values[i] = _with_reply(team, now[i], after, unseen, weights, deadline)[0]
         if len(best) < count:
             heapq.heappush(best, (value, -i))
         elif (value, -i) > best[0]:
@@ -246,8 +260,11 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, seconds: float = DEFAULT_SECONDS) -> None:
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0:
+            raise PigliaError(f"greedy option seconds={seconds!r}: expected a number of at least 0")
         self.rng = random.Random(f"piglia/greedy-player/{seed}")
+        self.seconds = seconds
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
         if len(moves) == 1:
@@ -256,5 +273,6 @@ class GreedyPlayer:
         weights = card_weights(game)
         state = determinize(view, self.rng)
         unseen = sorted(c.index for c in view.unseen)
-        values = best_values(state, [m.raw for m in moves], unseen, weights, 1)
+        deadline = time.perf_counter() + self.seconds if self.seconds > 0 else inf
+        values = best_values(state, [m.raw for m in moves], unseen, weights, 1, deadline)
         return moves[max(values, key=lambda i: (values[i], -i))]
