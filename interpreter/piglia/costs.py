@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from piglia.dsl import Compiled
 from piglia.mechanics.awards import Award
-from piglia.mechanics.capture import KindMechanic
+from piglia.mechanics.capture import CaptureKind, KindMechanic
 from piglia.variant import Variant
 
 if TYPE_CHECKING:  # the YAML reader is not imported by a run whose rules were remembered
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the YAML reader is not imported by a run whose rules were r
 
     Fail = Callable[[Path, str], Exception]
 
-__all__ = ["DEAL_STEPS", "award_steps", "check_deal_cost", "deal_costs", "kind_when_steps"]
+__all__ = ["DEAL_STEPS", "award_steps", "check_deal_cost", "deal_costs", "kind_when", "kind_when_steps"]
 
 # Most estimated steps a deal's expressions may take (a step is roughly 0.05 microseconds, and the estimates are
 # pessimistic: about a second a deal at most). The built-in games' deals take under 25,000 (tests/test_costs.py).
@@ -40,12 +40,18 @@ def award_steps(award: Award) -> int:
     return steps
 
 
+def kind_when(kind: CaptureKind) -> Compiled | None:
+    """A capture kind's ``when`` (mechanics/conditions.py), if it has one."""
+    when = kind.inputs.exprs.get("when") if isinstance(kind, KindMechanic) else None
+    return when if isinstance(when, Compiled) else None
+
+
 def kind_when_steps(variant: Variant) -> Iterator[tuple[str, int]]:
     """(kind name, estimated steps) of each capture kind's ``when``, asked once per hand card and turn."""
     for tier in variant.capture.tiers:
         for kind in tier:
-            when = kind.inputs.exprs.get("when") if isinstance(kind, KindMechanic) else None
-            if isinstance(when, Compiled):
+            when = kind_when(kind)
+            if when is not None:
                 yield kind.name, when.cost
 
 

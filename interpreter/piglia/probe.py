@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
-from piglia.dsl import Compiled
+from piglia.costs import kind_when
 from piglia.errors import LimitError, PigliaError
 from piglia.mechanics.capture import MAX_CAPTURES, CaptureKind, KindMechanic
 from piglia.mechanics.conditions import TableEnv
@@ -110,7 +110,8 @@ def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], 
 def _closed_to(kind: CaptureKind, table: tuple[int, ...]) -> Callable[[int], bool]:
     """Whether the kind's ``when`` (mechanics/conditions.py) closes it to a played card on ``table``. A condition
     that cannot be computed here counts as open: the count then goes on, as it did before ``when`` was read."""
-    if not isinstance(kind, KindMechanic) or not isinstance(when := kind.inputs.exprs.get("when"), Compiled):
+    when = kind_when(kind)
+    if when is None or not isinstance(kind, KindMechanic):
         return lambda _card: False
     test, played_ok = when.fn, kind.inputs.played_ok
 
