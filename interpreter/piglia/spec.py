@@ -217,7 +217,7 @@ def _merge(base: Layered, doc: YamlDoc) -> Layered:
 def _blamed_on(errors: list[SpecError], path: FsPath) -> list[SpecError]:
     """``errors`` of the file at ``path``, those placed at a value it inherits from a built-in variant saying so: a
     built-in is valid alone, so what breaks there is what the file changed (removing the 7s leaves the built-in's
-    settebello naming a rank there is no more), and without a word the message named only the built-in."""
+    award naming a rank there is no more), and without a word the message named only the built-in."""
     builtins = data_dir("variants").resolve()
     out = []
     for e in errors:
