@@ -245,8 +245,7 @@ def _checked_path(path_text: str, option: str) -> Path:
 
 def write_text(path_text: str, text: str, *, force: bool, option: str = "--output") -> None:
     """Write a whole text file (a rules page) the same way: a temporary file renamed, or nothing."""
-    with RecordFile.create(path_text, force=force, option=option) as out:
-        out.write(text)
+    write_file(path_text, text.encode("utf-8"), force=force, option=option)
 
 
 def write_file(path_text: str, data: bytes, *, force: bool, option: str) -> None:

@@ -15,11 +15,12 @@ import time
 from collections.abc import Sequence
 from math import comb, inf
 
-from piglia.errors import LimitError, PigliaError
+from piglia.errors import LimitError
 from piglia.mechanics.capture import Capture
 from piglia.moves import BuildRaw, Move
 from piglia.players.knowledge import (
     card_weights,
+    check_options,
     deal_over,
     determinize,
     game_of,
@@ -261,8 +262,7 @@ class GreedyPlayer:
     name = "greedy"
 
     def __init__(self, seed: int = 0, *, seconds: float = DEFAULT_SECONDS) -> None:
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not seconds >= 0:
-            raise PigliaError(f"greedy option seconds={seconds!r}: expected a number of at least 0")
+        check_options("greedy", seconds=(seconds, 0, inf, False))
         self.rng = random.Random(f"piglia/greedy-player/{seed}")
         self.seconds = seconds
 

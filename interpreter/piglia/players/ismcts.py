@@ -53,7 +53,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
 
 from piglia import interrupt
 from piglia.errors import LimitError, PigliaError
@@ -64,6 +63,7 @@ from piglia.players.inference import MIN_FACTOR, Reader
 from piglia.players.knowledge import (
     Determinizer,
     card_weights,
+    check_options,
     deal_over,
     game_of,
     ordered_table,
@@ -187,16 +187,6 @@ def solve_endgame(
     return best
 
 
-def _check_options(**options: tuple[Any, float, float, bool]) -> None:
-    """Refuse an option that is not a number in its range (``ismcts:iterations=abc``, ``iterations=-5``)."""
-    for name, (value, low, high, whole) in options.items():
-        kind = "a whole number" if whole else "a number"
-        ok = isinstance(value, int) if whole else isinstance(value, int | float)
-        if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
-            span = f"from {low:g} to {high:g}" if high != math.inf else f"of at least {low:g}"
-            raise PigliaError(f"ismcts option {name}={value!r}: expected {kind} {span}")
-
-
 class IsmctsPlayer:
     """ISMCTS with determinization. ``iterations`` is the budget (play is reproducible for a seed);
     ``seconds`` is only a safety net (past it no iteration starts, and the reading of the plays, greedy's prior
@@ -232,7 +222,8 @@ class IsmctsPlayer:
         expect: int = DEFAULT_EXPECT,
         nodes: int = DEFAULT_NODES,
     ) -> None:
-        _check_options(
+        check_options(
+            "ismcts",
             iterations=(iterations, 1, math.inf, True),
             seconds=(seconds, 0, math.inf, False),
             depth=(depth, 0, math.inf, True),

@@ -17,10 +17,12 @@ import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from piglia import dealflow
 from piglia.chance import Phase
 from piglia.costs import award_steps
+from piglia.errors import PigliaError
 from piglia.mechanics.builds import owed_cards
 from piglia.state import Game, RawMove, SeatView, State
 from piglia.variant import Variant
@@ -75,6 +77,17 @@ def card_weights(game: Game) -> tuple[float, ...]:
     computed once per process for each.
     """
     return _weights(game.variant, game.num_teams)
+
+
+def check_options(player: str, **options: tuple[Any, float, float, bool]) -> None:
+    """Refuse a player option that is not a number in its range (``ismcts:iterations=abc``, ``iterations=-5``):
+    each option as (value, lowest, highest, whole number)."""
+    for name, (value, low, high, whole) in options.items():
+        kind = "a whole number" if whole else "a number"
+        ok = isinstance(value, int) if whole else isinstance(value, int | float)
+        if isinstance(value, bool) or not ok or not (low <= value <= high):  # NaN fails the range test too
+            span = f"from {low:g} to {high:g}" if high != math.inf else f"of at least {low:g}"
+            raise PigliaError(f"{player} option {name}={value!r}: expected {kind} {span}")
 
 
 def weight_samples(variant: Variant, teams: int) -> int:
