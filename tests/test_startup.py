@@ -328,6 +328,30 @@ def test_the_cache_stays_small(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert len(list(folder.iterdir())) == 6 and diskcache.load("kind", "00" + "f" * 62) == b"new"
 
 
+def test_the_cache_stays_small_in_bytes_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every new rule file is a new key, and a file of a megabyte can merge to several: under the count alone a
+    kind of entries grew to gigabytes. A big entry now starts a look at its kind, which then keeps three quarters
+    of the bytes allowed, the newest; an entry of more than an eighth of the budget is not kept at all."""
+    from piglia import diskcache
+
+    monkeypatch.setenv("PIGLIA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("piglia.diskcache.MAX_BYTES", 512 * 1024)
+    folder = tmp_path / "kind"
+    big = 40 * 1024  # over the budget's 512th, under its eighth
+    for i in range(40):  # 1.6 MB written, none of the keys starts a pruning by itself
+        diskcache.store("kind", f"{i + 1:064x}", bytes([i]) * big)
+        os.utime(folder / f"{i + 1:064x}.entry", (1_000_000 + i, 1_000_000 + i))  # written in key order
+        assert sum(p.stat().st_size for p in folder.iterdir()) <= 512 * 1024 + big + 200
+    assert diskcache.load("kind", f"{40:064x}") == bytes([39]) * big  # the newest are kept
+    assert diskcache.load("kind", f"{1:064x}") is None
+    diskcache.store("kind", "ab" * 32, b"y" * (64 * 1024 + 1))  # more than an eighth: not kept
+    assert diskcache.load("kind", "ab" * 32) is None
+    # small entries alone are checked now and then only, as before (the count's test above)
+    for i in range(5):
+        diskcache.store("small", f"{i + 1:064x}", b"z")
+    assert len(list((tmp_path / "small").iterdir())) == 5
+
+
 # -- the cache: the sampled opening deals ---------------------------------------------------------------------------
 
 

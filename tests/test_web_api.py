@@ -891,6 +891,24 @@ def test_each_finished_deal_s_sheet_is_made_once(client: TestClient, monkeypatch
     assert len(made) == 2 * len(first) and [s["deal"] for s in in_italian] == [s["deal"] for s in first]
 
 
+def test_uploaded_rules_leave_nothing_in_the_loaded_rules_cache(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each upload wrote its merged rules to the user's disk cache (up to a megabyte or more), under a key holding
+    the server's private folder that no other process can ever read: thousands of uploads took gigabytes."""
+    monkeypatch.setenv("PIGLIA_CACHE_DIR", str(tmp_path))
+    for k in range(3):
+        rules = f"name: up{k}\nextends: scopa\nmatch: {{target: {k + 5}}}\n"
+        r = client.post("/api/rules/check", json={"rules": rules, "rules_name": f"up{k}.yaml"})
+        assert r.status_code == 200 and r.json()["ok"] is True, r.text
+    loaded = tmp_path / "rules-loaded"
+    assert not loaded.exists() or not list(loaded.iterdir())
+    # the same text as a user's own file is remembered (the next process loads it faster)
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nextends: scopa\nmatch: {target: 9}\n", encoding="utf-8")
+    assert load_variant(mine).name == "mine" and len(list(loaded.iterdir())) == 1
+
+
 def test_the_award_counters_of_many_uploaded_variants_stay_bounded(client: TestClient) -> None:
     """A counter per variant was kept forever: each upload is a variant of its own, and a server taking uploads
     grew by a megabyte each (1 GiB after about a thousand)."""

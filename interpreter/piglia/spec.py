@@ -389,8 +389,11 @@ def resolution_notes(ref: str, *, relative_to: FsPath | None = None) -> list[str
     return list(_NOTES.get(str(path), ()))
 
 
-def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None) -> Variant:
+def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = None, remember: bool = True) -> Variant:
     """Load, check and compile a variant from a file path or a built-in name.
+
+    ``remember``: keep the merged rules in the on-disk cache for the next process (see the module's doc); False
+    for a file no other process will load (a temporary one).
 
     Raises :class:`SpecErrors` listing every problem found (each a :class:`SpecError` with file, line,
     column and spec path), or :class:`SpecError` when the file cannot be read or parsed at all.
@@ -404,7 +407,7 @@ def load_variant(ref: str | os.PathLike[str], *, relative_to: FsPath | None = No
     if cached is not None and all(_stamp(FsPath(file)) == (file, digest) for file, digest in cached[0]):
         return cached[1]
     _NOTES.pop(str(path), None)
-    key = _remembered_key(path)
+    key = _remembered_key(path) if remember else None
     recalled = _recall(key)
     if recalled is not None:
         data, files, notes = recalled

@@ -86,7 +86,9 @@ def load_uploaded(text: str, name: str | None = None) -> Variant:
         path = Path(folder) / "upload.yaml"
         path.write_text(text, encoding="utf-8")
         try:
-            return load_variant(path)
+            # Not remembered on disk: the key holds this process's private folder, so no other process could
+            # read the entry, and every upload would leave up to a few megabytes in the user's cache.
+            return load_variant(path, remember=False)
         except SpecErrors as exc:
             raise UploadErrors([_relocated(e, folder, shown) for e in exc.errors]) from None
         except SpecError as exc:
