@@ -560,6 +560,8 @@ def test_public_events_keep_only_the_fields_known_to_be_public() -> None:
         ({"variant": "scopa", "opponents": "ismcts:iterations=99999999"}, 422, "opponents"),
         ({"variant": "scopa", "seat": 2}, 422, "seat must be from 0 to 1"),
         ({"variant": "scopa", "players": 3}, 422, "not 3"),
+        ({"variant": "scopa", "players": 0}, 422, "not 0"),  # was taken as "the variant's default"
+        ({"variant": "scopa", "players": -2}, 422, "not -2"),
         ({"variant": "scopa", "seed": "five"}, 422, "seed must be a whole number"),
         ({"rules": 7}, 422, "rules must be the text"),
     ],

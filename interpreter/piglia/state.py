@@ -52,7 +52,7 @@ class Game:
     """The rules of a variant for a number of players: the factory of states."""
 
     def __init__(self, variant: Variant, players: int | None = None) -> None:
-        count = players or variant.default_players
+        count = variant.default_players if players is None else players  # 0 is a count to refuse, not "any"
         if count not in variant.player_counts:
             allowed = ", ".join(map(str, variant.player_counts))
             raise PigliaError(f"{variant.name} is played by {allowed} players, not {count}")
