@@ -10,6 +10,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 import warnings
@@ -788,7 +789,9 @@ def test_a_request_over_the_size_limit_is_refused_without_reading_it_whole() -> 
 
 
 def test_piglia_serve_serves_the_page_until_stopped() -> None:
-    """The command itself: it starts the server on the port asked for and the page answers there."""
+    """The command itself: it starts the server on the port asked for and the page answers there. Stopped while a
+    coach's advice runs (on costly rules, up to its half-minute safety net), it cuts the request short after a
+    grace of seconds and reports no traceback: it waited for the request to end, and was killed for it."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -813,10 +816,32 @@ def test_piglia_serve_serves_the_page_until_stopped() -> None:
                 assert time.monotonic() < deadline, "piglia serve did not answer"
                 time.sleep(0.1)
         assert '<script src="/static/app.js">' in page
+        rules = (Path(__file__).parent / "data" / "hostile" / "bomb-dead-end-builds.yaml").read_text()
+        body = {"rules": rules, "rules_name": "b.yaml", "seat": 0, "seed": 1, "opponents": "greedy"}
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games", json.dumps(body).encode(), {"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            game_id = json.loads(answer.read())["id"]
+        advice: list[object] = []
+
+        def ask_the_coach() -> None:  # about 15 s of CPU on this file, more on a loaded machine
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games/{game_id}/coach", timeout=60) as a:
+                    advice.append(a.status)
+            except OSError as exc:
+                advice.append(exc)
+
+        asking = threading.Thread(target=ask_the_coach)
+        asking.start()
+        time.sleep(1)  # the request is under way
     finally:
         proc.terminate()
-        out, _ = proc.communicate(timeout=10)
+        out, err = proc.communicate(timeout=20)  # it waited for the advice to end: 15 to 37 s
+    asking.join(timeout=60)
     assert f"http://127.0.0.1:{port}/" in out
+    assert advice and advice[0] != 200  # cut short, not waited for
+    assert "Traceback" not in err and "CancelledError" not in err, err
 
 
 def test_every_word_the_page_uses_is_in_every_catalog() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 from typing import Any
 
 from piglia.cli.common import HELP_FORMAT, UserError
@@ -11,6 +13,17 @@ MISSING_EXTRA = (
     "piglia serve needs the web extra, which is not installed: pip install 'piglia[web]' "
     "(it brings the web framework Starlette and the server uvicorn)"
 )
+# Seconds a stop (Ctrl-C, SIGTERM) waits for the requests under way. An AI move or a coach's advice may take up to
+# its safety net (half a minute on costly rules), and a server that ignores a stop that long gets killed.
+STOP_GRACE_SECONDS = 3
+
+
+class _CutShortIsNoError(logging.Filter):
+    """Drops the server's report of a request cancelled by the stop: it is what the stop does, not a fault (the
+    report is a traceback, which a user must never be shown)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,8 +42,12 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(GameStore(max_games=args.max_games, max_age=args.max_age * 60))
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"Piglia table at http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=STOP_GRACE_SECONDS
+    )
+    logging.getLogger("uvicorn.error").addFilter(_CutShortIsNoError())  # after the config set the loggers up
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.Server(config).run()
     except OSError as exc:
         raise UserError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
     return 0
