@@ -102,3 +102,11 @@ def test_a_variant_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path: 
         said = result.stdout + result.stderr  # validate reports on standard output, the others on standard error
         assert result.returncode == 1 and message in said, (args, said)
         assert "Traceback" not in said
+
+
+def test_simulate_shows_a_title_as_written_never_read_as_styles(tmp_path: Path) -> None:
+    """The title is the rule file's text: "[/]" in it stopped `simulate` with an internal error after the run."""
+    (tmp_path / "t.yaml").write_text('name: t\nextends: scopa\ntitle: "Scopa [/] [bold]x"\n', encoding="utf-8")
+    result = run_piglia("simulate", "t.yaml", "--deals", "10", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Scopa [/] [bold]x: ")

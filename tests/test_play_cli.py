@@ -295,3 +295,20 @@ def test_play_says_once_what_the_rule_file_does_not_translate(tmp_path: Path) ->
     full = run_piglia("play", "scopa", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
                       cwd=tmp_path).stdout  # fmt: skip
     assert "Sääntötiedostossa" not in full
+
+
+def test_names_from_the_rule_file_are_shown_as_written_never_read_as_styles(tmp_path: Path) -> None:
+    """A translated suit name is the rule file's text: "coins[/]" stopped the game with an internal error (the
+    console read it as a closing style tag), and "[bold]cups" was shown bold without its brackets."""
+    rules = tmp_path / "marked.yaml"
+    rules.write_text(
+        "name: marked\nextends: scopa\ntranslations:\n  en:\n    names: {coins: 'coins[/]', cups: '[bold]cups'}\n",
+        encoding="utf-8",
+    )
+    stdin = "?\n" + "1\n" * 40 + "q\n"  # the coach's table and sentence, the moves, the deal's sheet and review
+    result = run_piglia("play", "marked.yaml", "--opponents", "greedy", "--seed", "1", "--coach", stdin=stdin,
+                        cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr
+    out = result.stdout
+    assert "of coins[/]" in out and "of [bold]cups" in out
+    assert re.search(r"^Best: .*: .+\.$", out, re.M) and "End of deal 1" in out

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, out_console
@@ -24,7 +25,7 @@ def run_list(args: argparse.Namespace) -> int:
         except PigliaError:
             table.add_row(name, "(has errors: piglia validate it)", "")
             continue
-        table.add_row(name, v.title, ", ".join(map(str, v.player_counts)))
+        table.add_row(name, escape(v.title), ", ".join(map(str, v.player_counts)))
     out_console().print(table)
     return 0
 

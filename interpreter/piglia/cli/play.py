@@ -141,16 +141,19 @@ class Session:
             return m("play.opponents")
         return m("play.team", team=team, seats=",".join(str(s) for s in teams[team]))
 
+    # Card and move names come from the rule file (its translations may name a suit "[blink]coppe"): every text
+    # made of them is escaped here, where it is made, for the console that reads markup in what it prints.
+
     def card_list(self, cards: list[int]) -> str:
-        return ", ".join(self.texts.card(c) for c in cards) or self.msg("play.empty")
+        return escape(", ".join(self.texts.card(c) for c in cards)) or self.msg("play.empty")
 
     def names(self, ids: list[str]) -> str:
         deck = self.game.variant.deck
         return self.card_list([deck.parse_card(c).index for c in ids])
 
     def describe(self, move: Move) -> str:
-        """The move in words of the language: "7 of coins takes 3 of cups + 4 of swords"."""
-        return self.texts.move(move)
+        """The move in words of the language: "7 of coins takes 3 of cups + 4 of swords" (markup escaped)."""
+        return escape(self.texts.move(move))
 
     def bonus_list(self, bonuses: list[dict[str, Any]]) -> str:
         return "; ".join(f"{escape(self.texts.name(str(b['name'])))} +{b['points']}" for b in bonuses)
@@ -281,7 +284,7 @@ class Session:
             items = [
                 m(
                     "play.build_multiple" if b.multiple else "play.build_item",
-                    cards=" + ".join(self.texts.card(c.index) for c in b.cards),
+                    cards=escape(" + ".join(self.texts.card(c.index) for c in b.cards)),
                     value=b.value,
                     who=self.seat_name(b.owner),
                 )
@@ -329,7 +332,7 @@ class Session:
             )
         self.out.print(table)
         why = coach.phrase(advice[0].because, self.texts)
-        self.out.print(escape(m("play.coach_best", move=self.describe(advice[0].move), why=why)))
+        self.out.print(m("play.coach_best", move=self.describe(advice[0].move), why=escape(why)))
         return advice
 
     def show_review(self, deal: int) -> None:
@@ -340,7 +343,7 @@ class Session:
             self.out.print(self.msg("play.coach_none"))
         for mistake in mistakes:
             played, best = self.describe(mistake.played.move), self.describe(mistake.best.move)
-            self.out.print(escape(self.msg("play.coach_lost", played=played, loss=f"{mistake.loss:.2f}", best=best)))
+            self.out.print(self.msg("play.coach_lost", played=played, loss=f"{mistake.loss:.2f}", best=best))
 
     def ask(self, moves: list[Move]) -> Move | None:
         """The person's choice, asked until it is a valid one; None to stop."""

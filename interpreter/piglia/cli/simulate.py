@@ -160,13 +160,14 @@ def _ci(bounds: list[float], pct: bool = True) -> str:
 
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
     """The summary as tables (plain text when output is not a terminal)."""
+    from rich.markup import escape  # the title is the rule file's text, not the console's markup
     from rich.table import Table  # here: --json prints no table
 
     data = summary.as_dict()
     out = out_console()
     note = " (interrupted)" if summary.interrupted else ""
     out.print(
-        f"{variant.title}: {summary.matches:,} matches, {summary.deals:,} deals{note} "
+        f"{escape(variant.title)}: {summary.matches:,} matches, {summary.deals:,} deals{note} "
         f"({data['plays_per_deal']:.1f} plays per deal), seed {summary.seed}, random play, "
         f"{elapsed:.1f} s ({summary.deals / max(elapsed, 1e-9):,.0f} deals/s)"
     )
