@@ -312,3 +312,21 @@ def test_names_from_the_rule_file_are_shown_as_written_never_read_as_styles(tmp_
     out = result.stdout
     assert "of coins[/]" in out and "of [bold]cups" in out
     assert re.search(r"^Best: .*: .+\.$", out, re.M) and "End of deal 1" in out
+
+
+def test_CI1_1_the_dealers_opening_take_is_shown_and_counted_in_the_sheet(tmp_path: Path) -> None:
+    """CI1.1: an opening table totalling 15 is taken by the dealer with one scopa. The terminal game did not show
+    it (the table just went empty) and left its four cards out of the score sheet (cards 9-27: 36 of 40)."""
+    result = run_piglia("play", "cirulla", "--opponents", "greedy", "--seed", "30", "--record", "c.jsonl",
+                        stdin="1\n" * 300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    opening = next(e for e in events if e["event"] == "opening" and e["deal"] == 1)  # the seed deals one
+    table = next(e for e in events if e["event"] == "deal" and e["deal"] == 1)["table"]
+    assert sorted(opening["captured"]) == sorted(table) and opening["points"] == 1
+    dealer = "You" if opening["player"] == 0 else "Opponent (greedy)"
+    assert re.search(rf"^{re.escape(dealer)}: dealer scopa \+1 \((.+, ){{3}}.+\)$", result.stdout, re.M)
+    sheet = re.search(r"^End of deal 1\n(.*?)^Points this deal", result.stdout, re.M | re.S)
+    assert sheet is not None
+    mine, theirs = re.search(r"^. cards +. (\d+)-(\d+) ", sheet[1], re.M).groups()  # type: ignore[union-attr]
+    assert int(mine) + int(theirs) == 40  # every card ends in a pile, the opening's four too

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -38,6 +39,7 @@ __all__ = [
     "Play",
     "RecordEvent",
     "Refill",
+    "deal_piles",
     "event_from_json",
 ]
 
@@ -238,3 +240,22 @@ def event_from_json(data: dict[str, Any]) -> RecordEvent:
     cls = EVENT_TYPES[data["event"]]
     event: RecordEvent = cls.from_json(data)
     return event
+
+
+def deal_piles(
+    events: Iterable[RecordEvent | Mapping[str, Any]], team_of: Sequence[int], num_teams: int, deal: int
+) -> list[list[str]]:
+    """Each team's pile at the end of ``deal``, read from the public events (captures, face-down cards taken,
+    openings, leftover): what a score sheet counts, for the terminal game and the web table alike."""
+    piles: list[list[str]] = [[] for _ in range(num_teams)]
+    for e in events:
+        if e.get("deal") != deal:
+            continue
+        kind = e["event"]
+        if kind == "play" and e["captured"]:
+            piles[team_of[e["player"]]] += [e["card"], *e["captured"], *(e.get("face_down") or ())]
+        elif kind == "opening" and e["captured"]:
+            piles[team_of[e["player"]]] += e["captured"]
+        elif kind == "deal_end" and e["leftover"]["team"] is not None:
+            piles[e["leftover"]["team"]] += e["leftover"]["cards"]
+    return piles

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, load, out_console
 from piglia.errors import LimitError, PigliaError
-from piglia.events import RecordEvent
+from piglia.events import RecordEvent, deal_piles
 from piglia.locales import languages
 from piglia.moves import Move
 from piglia.players import Player, coach, make_player
@@ -107,8 +107,6 @@ class Session:
         self.cards = self.game.variant.deck.cards
         self.texts = VariantTexts(self.game.variant, lang)
         self.msg = self.texts.msg
-        # Each team's captured cards in the deal being played, followed from the events (for the score sheet).
-        self.deal_piles: list[list[int]] = [[] for _ in self.game.players.teams]
 
     # -- names --------------------------------------------------------------------------------------------
 
@@ -179,23 +177,9 @@ class Session:
             self.record.write(dump_event(events[self.written]) + "\n")
             self.written += 1
 
-    def follow_piles(self, e: RecordEvent) -> None:
-        """Keep each team's pile of the deal from the events: what the score sheet counts."""
-        deck = self.game.variant.deck
-        kind = e["event"]
-        if kind == "deal":
-            self.deal_piles = [[] for _ in self.game.players.teams]
-        elif kind == "play" and e["captured"]:
-            team = self.game.players.team_of[e["player"]]
-            taken = (e["card"], *e["captured"], *(e.get("face_down") or ()))  # face-down cards go with the pile
-            self.deal_piles[team] += [deck.parse_card(c).index for c in taken]
-        elif kind == "deal_end" and e["leftover"]["team"] is not None:
-            self.deal_piles[e["leftover"]["team"]] += [deck.parse_card(c).index for c in e["leftover"]["cards"]]
-
     def show(self, e: RecordEvent) -> None:
         out, m = self.out, self.msg
         kind = e["event"]
-        self.follow_piles(e)
         if kind == "deal":
             dealer = self.seat_name(e["dealer"])
             out.print("\n" + m("play.deal", deal=e["deal"], dealer=dealer, table=self.names(e["table"])))
@@ -203,6 +187,10 @@ class Session:
             out.print(m("play.misdeal", reason=escape(self.texts.reason("redeal") or str(e["reason"]))))
         elif kind == "refill":
             out.print(m.plural("play.refill", e["stock"]))
+        elif kind == "opening":  # the dealer's bonus on the table dealt, and the cards it took
+            name = escape(self.texts.name(str(e["name"])))
+            who = self.seat_name(e["player"])
+            out.print(m("play.opening", who=who, name=name, points=e["points"], cards=self.names(e["captured"])))
         elif kind == "play":
             deck = self.game.variant.deck
             move = Move(deck.parse_card(e["card"]), tuple(deck.parse_card(c) for c in e["captured"]))
@@ -247,7 +235,9 @@ class Session:
     def score_sheet(self, e: RecordEvent) -> Table:
         """The end-of-deal sheet: each award, the counts behind it (cards 23-17), who won it, its points."""
         m = self.msg
-        piles = [tuple(p) for p in self.deal_piles]
+        deck, players = self.game.variant.deck, self.game.players
+        taken = deal_piles(self.state.events or [], players.team_of, len(players.teams), e["deal"])
+        piles = [tuple(deck.parse_card(c).index for c in pile) for pile in taken]
         counts = {a.name: a.values(piles, e["deal"]) for a in self.game.variant.awards}
         table = Table(
             m("play.col.award"),

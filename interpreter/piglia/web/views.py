@@ -22,6 +22,7 @@ from typing import Any
 
 from piglia.cards import Deck
 from piglia.contexts import AwardEnv
+from piglia.events import deal_piles
 from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.moves import Move
@@ -33,7 +34,6 @@ from piglia.variant import Variant
 __all__ = [
     "LOOKS",
     "AwardCounter",
-    "deal_piles",
     "deck_json",
     "labelled_event",
     "move_json",
@@ -179,22 +179,6 @@ def labelled_event(event: Event, texts: VariantTexts) -> Event:
         instant = out["reason"] != DEAL_LIMIT_REASON
         out["label"] = (texts.reason("instant_win") if instant else None) or out["reason"]
     return out
-
-
-def deal_piles(events: Sequence[Event], team_of: Sequence[int], num_teams: int, deal: int) -> list[list[str]]:
-    """Each team's pile at the end of ``deal``, read from the public events (captures, openings, leftover)."""
-    piles: list[list[str]] = [[] for _ in range(num_teams)]
-    for e in events:
-        if e.get("deal") != deal:
-            continue
-        kind = e["event"]
-        if kind == "play" and e["captured"]:
-            piles[team_of[e["player"]]] += [e["card"], *e["captured"], *(e.get("face_down") or ())]
-        elif kind == "opening" and e["captured"]:
-            piles[team_of[e["player"]]] += e["captured"]
-        elif kind == "deal_end" and e["leftover"]["team"] is not None:
-            piles[e["leftover"]["team"]] += e["leftover"]["cards"]
-    return piles
 
 
 # -- score sheets ---------------------------------------------------------------------------------------------
