@@ -80,6 +80,31 @@ def test_push_then_pop_restores_the_position_exactly(name: str, players: int | N
             game.new_match(seed).pop()
 
 
+@pytest.mark.parametrize(("name", "players"), VARIANTS)
+def test_play_is_push_for_good_and_keeps_no_copy_of_the_position(name: str, players: int | None) -> None:
+    """play(move) gives the very position push(move) gives, checks the move the same way, and leaves nothing to
+    take back: a tournament or an environment that pushed kept a copy of the position for every move of the
+    match (a long match grew by about 2 KB a move, gigabytes in all)."""
+    game = Game(piglia.load_variant(name), players)
+    for seed in range(2):
+        pushed, played = game.new_match(seed), game.new_match(seed)
+        rng = random.Random(seed)
+        while not pushed.is_terminal():
+            moves = pushed.legal_moves()
+            move = moves[rng.randrange(len(moves))]
+            pushed.push(move)
+            played.play(move)
+            assert _key(played)[:-1] == _key(pushed)[:-1]  # all but the events' identities
+        assert [e.to_json() for e in played.events or []] == [e.to_json() for e in pushed.events or []]
+        with pytest.raises(PigliaError):
+            played.pop()
+    fresh = game.new_match(5)
+    hand = set(fresh.hands[fresh.to_move])
+    foreign = next(c for c in game.variant.deck.cards if c.index not in hand)
+    with pytest.raises(PigliaError, match="does not hold"):
+        fresh.play(piglia.Move(foreign, ()))
+
+
 @pytest.mark.parametrize(("name", "players"), [*VARIANTS, (str(DATA / "golden-full.yaml"), 4)])
 def test_explicit_chance_steps_play_the_same_match_as_auto_deal(name: str, players: int | None) -> None:
     """Without auto_deal, a match goes through DEAL, MOVE, REFILL and END; resolving each chance step with the

@@ -491,6 +491,15 @@ class State:
         self.push_raw(raw)
         self._undo.append((snapshot, move))
 
+    def play(self, move: Move) -> None:
+        """Play ``move`` in place (checked), for good: no :meth:`pop` can take it back. The loop of a match that
+        never takes back (a tournament, an environment, a table) keeps no undo entry, which would hold a copy
+        of the position for every move of the match."""
+        raw = move.raw
+        if not self.is_legal(raw):
+            raise IllegalMoveError(self.why_illegal(raw))
+        self.push_raw(raw)
+
     def pop(self) -> Move | ChanceOutcome:
         """Take back the last :meth:`push` or :meth:`push_chance` (with the chance steps it brought about),
         restoring the position exactly; returns what was pushed. The ``observer`` is not called back."""
