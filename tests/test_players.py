@@ -7,6 +7,7 @@ import random
 from itertools import combinations
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -431,6 +432,76 @@ def test_tournament_duplicate_pairs_and_workers(scopa: Variant) -> None:
     assert set(a["awards_per_deal"]) >= {"cards", "coins"}
     two = tournament(scopa, ("greedy", "random"), matches=6, seed=2, workers=2)
     assert two.as_dict() == data
+
+
+def test_a_tournament_counts_every_bonus_by_name_and_keeps_no_log_of_a_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI1.1, CI1.2: Cirulla's dealer bonus on the opening table and its declarations score points; each
+    player's points per deal are the sum of its points per name. The names of openings and declarations were
+    left out (the sum fell short by about 2.7 points a deal). A match is folded deal by deal, with no event log
+    and no undo entries: a long match held gigabytes of them."""
+    made: list[Any] = []
+    new_match = Game.new_match
+
+    def watched(self: Game, seed: int, **kwargs: Any) -> Any:
+        made.append(new_match(self, seed, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(Game, "new_match", watched)
+    data = tournament(piglia.load_variant("cirulla"), ("greedy", "random"), matches=6, seed=3).as_dict()
+    for p in data["players"]:
+        assert {"dealer_scopa", "low_hand"} <= set(p["awards_per_deal"]) or p["points_per_deal"] == 0
+        assert sum(p["awards_per_deal"].values()) == pytest.approx(p["points_per_deal"])
+    assert made and all(s.events is None and not s._undo for s in made)
+
+
+def test_a_tournament_needs_two_teams(tmp_path: Path) -> None:
+    """A against "all the others" is no duplicate comparison: with three teams B held two of them in every game
+    and random against random read as a significant difference. It is refused, saying why."""
+    rules = tmp_path / "three.yaml"
+    rules.write_text("name: three\nextends: scopa-french\nplayers:\n  count: [2, 3]\n  teams: null\n", encoding="utf-8")
+    variant = piglia.load_variant(rules)
+    with pytest.raises(piglia.PigliaError, match="two sides; three with 3 players has 3 teams"):
+        tournament(variant, ("random", "random"), matches=2, players=3)
+    assert tournament(variant, ("random", "random"), matches=2, players=2).matches == 2
+
+
+BAD_PLAYERS = """
+from piglia.moves import Move
+
+
+class ReturnsNone:
+    def choose(self, view, moves):
+        return None
+
+
+class ReturnsForeign:
+    def choose(self, view, moves):
+        held = {c.index for c in view.hand}
+        return Move(next(c for c in view.game.variant.deck.cards if c.index not in held))
+
+
+class Raises:
+    def choose(self, view, moves):
+        raise RuntimeError("boom")
+"""
+
+
+@pytest.mark.parametrize(
+    ("cls", "said"),
+    [("ReturnsNone", "chose None, which is not one of the moves"), ("ReturnsForeign", "which is not one of the"),
+     ("Raises", "failed: RuntimeError: boom")],
+)  # fmt: skip
+def test_a_plugged_players_faults_are_its_own_and_name_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, scopa: Variant, cls: str, said: str
+) -> None:
+    """A player of the user's own that returns no legal move or raises was reported as piglia's internal error
+    (AttributeError: 'NoneType' object has no attribute 'raw'): now a PigliaError naming the player."""
+    (tmp_path / "bad_players_mod.py").write_text(BAD_PLAYERS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = f"bad_players_mod:{cls}"
+    with pytest.raises(piglia.PigliaError, match=f"player '{name}' ") as caught:
+        tournament(scopa, (name, "random"), matches=2, seed=1)
+    assert said in str(caught.value)
 
 
 def test_four_seats_two_teams_partners_share_a_player() -> None:

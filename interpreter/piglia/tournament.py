@@ -2,7 +2,7 @@
 
 Every shuffle is played twice: once with player A on the first team's seats and B on the other's, once with
 the seats swapped. Both games of a pair get the same match seed, hence the same deals to the same seats, so
-the luck of the cards largely cancels out. With more than two teams, A takes the first team and B the rest.
+the luck of the cards largely cancels out. A tournament needs two teams (sides of one or more seats).
 
 Ctrl-C (or SIGTERM) stops a tournament within a move: the result holds the matches finished, marked
 ``interrupted``; worker processes are ended with the run (:mod:`piglia.workers`).
@@ -29,7 +29,7 @@ from piglia import interrupt
 from piglia.errors import PigliaError
 from piglia.players import make_player
 from piglia.simulate import match_seed
-from piglia.state import Game
+from piglia.state import Game, State
 from piglia.stats import wilson
 from piglia.variant import Variant
 from piglia.workers import WorkerPool
@@ -49,34 +49,33 @@ class MatchResult:
 
 
 def play_match(game: Game, names: tuple[str, str], seed: int, swapped: bool, player_seed: int) -> MatchResult:
-    """Play one match: slot A on team 0's seats (team 1's when ``swapped``), slot B elsewhere."""
+    """Play one match: slot A on team 0's seats (team 1's when ``swapped``), slot B on the other's."""
     team_of = game.players.team_of
     a_team = 1 if swapped else 0
     slot_of_team = [0 if t == a_team else 1 for t in range(game.num_teams)]
     players = [make_player(names[slot_of_team[team_of[s]]], player_seed * 16 + s) for s in range(game.num_players)]
-    state = game.new_match(seed, log=True)
+    points = [0, 0]
+    by_name: list[dict[str, int]] = [{}, {}]
+    deals = 0
+
+    def tally(state: State) -> None:
+        """Fold a deal in as it ends: a match keeps no log of its events (a long one held gigabytes of them)."""
+        nonlocal deals
+        deals += 1
+        for name, team, pts in state.deal_scores:
+            if team is not None:
+                slot = slot_of_team[team]
+                by_name[slot][name] = by_name[slot].get(name, 0) + pts
+        for t, p in enumerate(state.deal_points):
+            points[slot_of_team[t]] += p
+
+    state = game.new_match(seed, log=False)
+    state.observer = tally  # called at the end of every deal, as simulate's statistics are
     while not state.over:
         interrupt.check()  # a stop is noticed between moves: one match may be long
         seat = state.to_move
         moves = state.legal_moves()
-        state.push(moves[0] if len(moves) == 1 else players[seat].choose(state.view(seat), moves))
-    assert state.events is not None
-    points = [0, 0]
-    by_name: list[dict[str, int]] = [{}, {}]
-    deals = 0
-    for e in state.events:
-        if e["event"] == "play":
-            slot = slot_of_team[team_of[e["player"]]]
-            for b in e["bonuses"]:
-                by_name[slot][b["name"]] = by_name[slot].get(b["name"], 0) + b["points"]
-        elif e["event"] == "deal_end":
-            deals += 1
-            for a in e["awards"]:
-                if a["team"] is not None:
-                    slot = slot_of_team[a["team"]]
-                    by_name[slot][a["name"]] = by_name[slot].get(a["name"], 0) + a["points"]
-            for t, p in enumerate(e["points"]):
-                points[slot_of_team[t]] += p
+        state.play(moves[0] if len(moves) == 1 else players[seat].choose(state.view(seat), moves))
     winner = None if state.winner is None else slot_of_team[state.winner]
     return MatchResult(winner, deals, points, by_name)
 
@@ -264,6 +263,13 @@ def tournament(
     stops it within a move; the result then holds the matches finished, marked ``interrupted``.
     """
     game = Game(variant, players)
+    if game.num_teams != 2:
+        # A against "all the others" is no duplicate comparison: with three teams B held two of them in every
+        # game, and random against random read as a significant difference.
+        raise PigliaError(
+            f"a tournament compares two players on two sides; {variant.name} with {game.num_players} players has "
+            f"{game.num_teams} teams"
+        )
     for name in names:
         make_player(name)  # a bad name fails here, not in a worker
     standings = [Standing(names[0]), Standing(names[1])]

@@ -112,4 +112,28 @@ def make_player(name: str, seed: int = 0) -> Player:
             player = cls()
     except Exception as exc:
         raise PigliaError(f"cannot create player {name!r}: {type(exc).__name__}: {exc}") from None
-    return player  # type: ignore[no-any-return]
+    return _Plugged(player, name)
+
+
+class _Plugged:
+    """A player of the user's own (``module:Class``), whose faults are reported as its own: a move that is not
+    one of those it was given, or an exception, is a :class:`PigliaError` naming it (they were reported as
+    piglia's internal errors). Its other attributes are the player's."""
+
+    def __init__(self, player: Player, name: str) -> None:
+        self.player = player
+        self.name = name
+
+    def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
+        try:
+            move = self.player.choose(view, moves)
+        except Exception as exc:  # the user's code: anything it raises is its fault, said as such
+            raise PigliaError(f"player {self.name!r} failed: {type(exc).__name__}: {exc}") from None
+        if not any(move is m or move == m for m in moves):
+            raise PigliaError(f"player {self.name!r} chose {move!r}, which is not one of the moves it was given")
+        return move
+
+    def __getattr__(self, attr: str) -> Any:
+        if attr == "player":  # not set yet (a copy being made): no lookup through itself
+            raise AttributeError(attr)
+        return getattr(self.player, attr)
