@@ -110,3 +110,20 @@ def test_simulate_shows_a_title_as_written_never_read_as_styles(tmp_path: Path) 
     result = run_piglia("simulate", "t.yaml", "--deals", "10", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Scopa [/] [bold]x: ")
+
+
+def test_bonus_names_are_shown_as_written_in_every_table(tmp_path: Path) -> None:
+    """A bonus named "[/]" validated, then stopped tournament, compare and simulate with an internal error at
+    their tables (the console read the name as a closing style tag)."""
+    (tmp_path / "b.yaml").write_text(
+        'name: b\nextends: scopa\nbonuses:\n  "[/]":\n    points: 1\n    when: empty(table_after) and not last_play\n',
+        encoding="utf-8",
+    )
+    for command in (
+        ("tournament", "b.yaml", "--players", "greedy,random", "--matches", "2"),
+        ("compare", "b.yaml", "scopa", "--deals", "200"),
+        ("simulate", "b.yaml", "--deals", "200"),
+    ):
+        result = run_piglia(*command, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+        assert "[/]" in result.stdout, command

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from rich.markup import escape
 from rich.table import Table
 
 from piglia import interrupt
@@ -238,7 +239,7 @@ def _print_comparison(args: argparse.Namespace, variants: list[Variant], summari
             a_text, b_text, diff = f"{r.a:.1%}", f"{r.b:.1%}", f"{(r.b - r.a) * 100:+.1f} pt"
         else:
             a_text, b_text, diff = f"{r.a:.3f}", f"{r.b:.3f}", f"{r.b - r.a:+.3f}"
-        table.add_row(r.label, a_text, b_text, diff, f"{r.p_corrected:.3g}", r.mark)
+        table.add_row(escape(r.label), a_text, b_text, diff, f"{r.p_corrected:.3g}", r.mark)
     out.print(table)
     out.print(TEST_NOTE)
     return 0

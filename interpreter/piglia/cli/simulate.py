@@ -221,7 +221,7 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
     )
     for s in data["scoring"]:
         scoring.add_row(
-            s["name"],
+            escape(s["name"]),
             s["kind"],
             f"{s['points_per_deal']:.3f}",
             _ci(s["points_per_deal_ci95"], pct=False),

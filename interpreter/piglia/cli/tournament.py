@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -85,7 +86,7 @@ def print_result(result: TournamentResult, elapsed: float) -> None:
     for p in data["players"]:
         low, high = p["ci95"]
         table.add_row(
-            p["name"],
+            escape(p["name"]),
             f"{p['matches']:,}",
             f"{p['wins']:,}",
             f"{p['losses']:,}",
@@ -98,15 +99,15 @@ def print_result(result: TournamentResult, elapsed: float) -> None:
     diff = data["points_per_deal_difference"]
     low, high = diff["ci95"]
     interval = f"{low:+.3f} to {high:+.3f}" if low is not None and high is not None else "too few pairs to tell"
-    first, second = (p["name"] for p in data["players"])
+    first, second = (escape(p["name"]) for p in data["players"])
     out.print(
         f"points per deal, {first} minus {second}: {diff['value']:+.3f} (95% CI {interval}, "
         f"over {diff['pairs']:,} duplicate pairs)"
     )
     names = sorted({k for p in data["players"] for k in p["awards_per_deal"]})
-    awards = Table("points per deal", *[p["name"] for p in data["players"]], title_justify="left")
-    for name in names:
-        awards.add_row(name, *[f"{p['awards_per_deal'].get(name, 0.0):.3f}" for p in data["players"]])
+    awards = Table("points per deal", *[escape(p["name"]) for p in data["players"]], title_justify="left")
+    for name in names:  # bonus and award names are the rule file's text, shown as written
+        awards.add_row(escape(name), *[f"{p['awards_per_deal'].get(name, 0.0):.3f}" for p in data["players"]])
     out.print(awards)
 
 
