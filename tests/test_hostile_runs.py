@@ -330,6 +330,14 @@ def test_cluster_address_with_a_port_that_is_no_port(port: str) -> None:
         probe_scheduler(f"tcp://127.0.0.1:{port}", timeout=1)
 
 
+def test_cluster_address_of_a_scheme_left_unset_up(tmp_path: Path) -> None:
+    """tls:// without Dask's TLS configuration: Dask's TypeError was piglia's internal error (exit 2)."""
+    pytest.importorskip("distributed")
+    result = run("simulate", "scopa", "--deals", "10", "--cluster", "tls://127.0.0.1:1", cwd=tmp_path)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith("piglia: cannot reach a Dask scheduler at tls://127.0.0.1:1: ")
+
+
 def test_cluster_address_of_a_web_server(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     web = subprocess.Popen(

@@ -266,7 +266,9 @@ class _DaskPool:
         try:
             with config({"distributed.comm.timeouts.connect": timeout, "distributed.comm.timeouts.tcp": "30s"}):
                 self.client = client(address, timeout=timeout)
-        except (OSError, TimeoutError, ValueError) as exc:
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            # TypeError: a scheme whose setup is missing (tls:// without Dask's TLS configuration, ucx://
+            # without its package), which Dask reports so
             raise PigliaError(f"cannot reach a Dask scheduler at {address}: {exc}") from None
 
     def submit(self, batch: Batch) -> Any:
