@@ -106,7 +106,15 @@ def test_a_record_of_another_variant(lines: list[str], tmp_path: Path) -> None:
         ("play", lambda e: e.update(captured=["Zz"]), "captured: unknown card 'Zz'"),
         ("play", lambda e: e.update(card=7), "card: expected a card id, got 7"),
         ("play", lambda e: e.pop("player"), "play event without 'player'"),
-        ("play", lambda e: e.update(bonuses=[1]), 'bonuses: each entry is {"name": ..., "points": ...}'),
+        (
+            "play",
+            lambda e: e.update(bonuses=[1]),
+            'bonuses: each entry is {"name": "...", "points": ...}, its name a string',
+        ),
+        # hand edits that were internal errors of `piglia replay` (a list cannot be sorted with strings, nor be a key)
+        ("play", lambda e: e.update(bonuses=[{"name": ["scopa"], "points": 1}]), "its name a string"),
+        ("play", lambda e: e.update(face_down=5), "face_down: expected a list of card ids"),
+        ("play", lambda e: e.update(face_down=[1, "a"]), "face_down: expected a list of card ids"),
         (
             "deal_end",
             lambda e: e.update(awards=["x"]),
@@ -145,6 +153,16 @@ def test_unknown_cards_and_malformed_events(
 )
 def test_files_that_are_no_record(text: str, line: int, message: str) -> None:
     assert errors_of(text.splitlines()) == [(line, message)]
+
+
+def test_an_award_named_by_no_string_and_a_variant_named_too_long(lines: list[str]) -> None:
+    """Hand edits that were internal errors of `piglia replay`, or blamed the record file as unreadable (line 0):
+    an award whose name is a list, and a header naming a variant of 5,000 characters (no file name is that long)."""
+    i = first(lines, "deal_end")
+    errors = errors_of(edit(lines, i, lambda e: e["awards"][0].update(name=[e["awards"][0]["name"]])))
+    assert any(line == i + 1 and "is not one of this variant's awards" in text for line, text in errors), errors
+    errors = errors_of(edit(lines, 0, lambda e: e.update(variant="x" * 5000)))
+    assert errors[0][0] == 1 and "no variant named 'xxx" in errors[0][1], errors[0][1][:200]
 
 
 def test_a_line_cut_in_the_middle(lines: list[str]) -> None:

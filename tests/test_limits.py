@@ -262,6 +262,13 @@ def test_a_key_or_a_name_too_long_is_refused_at_its_place(tmp_path: Path) -> Non
     suit.write_text(f"name: x\nextends: scopa\ndeck:\n  suits:\n    - {{name: {'c' * 65}, id: d}}\n")
     problems = validate_file(str(suit))
     assert [p.format() for p in problems] == [f"{suit}:5:14: deck.suits[0].name: must be at most 64 characters, got 65"]
+    # the variant's own name too: it makes the record's file name, and 300 characters validated, then `piglia play`
+    # could not start ("File name too long")
+    named = tmp_path / "named.yaml"
+    named.write_text(f"name: {'n' * 65}\nextends: scopa\n")
+    assert [p.format() for p in validate_file(str(named))] == [
+        f"{named}:1:7: name: must be at most 64 characters, got 65"
+    ]
 
 
 def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_path: Path) -> None:

@@ -324,7 +324,10 @@ class _Replay:
         assert isinstance(mine, Play)
         self.compare_kind(line, event, mine)
         self.compare_bonuses(line, event.get("bonuses"), mine.bonuses)
-        if sorted(event.get("face_down") or []) != sorted(mine.face_down or []):
+        face_down = event.get("face_down")
+        if face_down is not None and not (isinstance(face_down, list) and all(isinstance(c, str) for c in face_down)):
+            self.err(line, "face_down: expected a list of card ids")
+        elif sorted(face_down or []) != sorted(mine.face_down or []):
             self.err(line, f"face_down {event.get('face_down')!r}, but the play takes {mine.face_down or []} face down")
         # deal_end / match_end / an automatic next deal are for the record's next lines to show
         self.pending = [e for e in produced[1:] if e.event in ("declare", "deal_end", "match_end")]
@@ -348,8 +351,10 @@ class _Replay:
         if not isinstance(recorded, list):
             self.err(line, "bonuses: expected a list")
             return
-        if not all(isinstance(b, dict) and set(b) == {"name", "points"} for b in recorded):
-            self.err(line, 'bonuses: each entry is {"name": ..., "points": ...}')
+        if not all(
+            isinstance(b, dict) and set(b) == {"name", "points"} and isinstance(b["name"], str) for b in recorded
+        ):
+            self.err(line, 'bonuses: each entry is {"name": "...", "points": ...}, its name a string')
             return
         # Compared as lists, not as mappings: a bonus listed twice is a bonus scored twice.
         rec: dict[Any, list[Any]] = {}
@@ -435,7 +440,10 @@ def _award_table(awards: list[Any]) -> dict[Any, list[tuple[Any, ...]]]:
     for a in awards:
         if isinstance(a, dict):
             entry = (a.get("team"), a.get("points"))
-            table.setdefault(a.get("name"), []).append((*entry, a["carry"]) if "carry" in a else entry)
+            name = a.get("name")
+            # a name that is no string (a hand edit) is compared by its text: a list cannot be a key
+            key = name if isinstance(name, str) else repr(name)
+            table.setdefault(key, []).append((*entry, a["carry"]) if "carry" in a else entry)
     return {k: sorted(v, key=repr) for k, v in table.items()}
 
 

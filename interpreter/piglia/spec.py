@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
@@ -84,13 +84,13 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
         if relative_to is not None:
             candidates.append(relative_to / f"{ref}.yaml")
     for candidate in candidates:
-        if candidate.is_file():
+        if _holds(candidate, FsPath.is_file):
             return candidate.resolve()
     if looks_like_path:
         # there, but not a file to read (a folder, /dev/null, a named pipe: opening one would wait for a writer)
-        odd = next((c for c in candidates if c.exists()), None)
+        odd = next((c for c in candidates if _holds(c, FsPath.exists)), None)
         if odd is not None:
-            what = "a folder" if odd.is_dir() else "not a regular file"
+            what = "a folder" if _holds(odd, FsPath.is_dir) else "not a regular file"
             raise SpecError(f"{ref!r} is {what}: a variant is a rule file (.yaml)", file=ref)
         if os.path.isabs(ref):
             raise SpecError(f"no file {ref!r}", file=ref)
@@ -100,10 +100,20 @@ def resolve_variant_path(ref: str, *, relative_to: FsPath | None = None) -> FsPa
     # name the close match if there is one; the full list belongs to `piglia list`, not to every message
     hint = did_you_mean(ref, known) or (
         f"; {ref!r} is a folder: name one of its rule files ({ref}/NAME.yaml)"
-        if FsPath(ref).is_dir()
+        if _holds(FsPath(ref), FsPath.is_dir)
         else "; `piglia list` shows the built-in variants"
     )
     raise SpecError(f"no variant named {ref!r}{hint}", file=ref)
+
+
+def _holds(path: FsPath, test: Callable[[FsPath], bool]) -> bool:
+    """``test(path)``, False where the system cannot even look (a name too long, a folder it may not enter):
+    such a name names no rule file, which the caller says (it was "cannot read the file" of the record or rule
+    file that named it)."""
+    try:
+        return test(path)
+    except OSError:
+        return False
 
 
 _Stamp = tuple[str, str]  # (file, sha256 of its bytes)
