@@ -112,6 +112,32 @@ def test_P1_2_face_down_cards_are_hidden_from_every_player(pisti: Variant) -> No
             assert not hidden & {c.index for c in move.captured}
 
 
+def test_P1_2_what_a_move_would_score_never_tells_the_face_down_cards(tmp_path: Path) -> None:
+    """P1.2: the three face-down cards are hidden from every player until taken. A rule file adding a bonus for
+    an ace taken had the move list (terminal and web alike) mark "hidden_ace +1" on the move taking the pile,
+    so the mark told the player an ace lay face down. The marks of such a move are now the same whatever the
+    face-down cards are; a bonus that does not depend on them is still marked."""
+    from piglia.players.knowledge import play_bonuses
+
+    rules = tmp_path / "leak.yaml"
+    rules.write_text(
+        "name: leak\nextends: pisti\nbonuses:\n  hidden_ace:\n    points: 1\n"
+        "    when: count(captured where rank == A) >= 1\n  any_take:\n    points: 2\n    when: count(captured) >= 1\n",
+        encoding="utf-8",
+    )
+    variant = piglia.load_variant(rules)
+    marks = []
+    for under in (["Ah", "2c", "3s"], ["5h", "2c", "3s"]):
+        state = position(variant, hands=[["Jc", "9d"], ["8h", "8c"]], table=["4d"], face_down=under,
+                         stock=["Kd", "Kc"], dealer=1, to_move=0)  # fmt: skip
+        take = next(m for m in state.legal_moves() if m.captured)
+        after = state.apply(take)
+        scored = {b["name"] for e in after.events or [] if e["event"] == "play" for b in e["bonuses"]}
+        assert ("hidden_ace" in scored) == ("Ah" in under)  # the engine scores what was taken, once it is taken
+        marks.append(sorted(play_bonuses(state, take.raw)))
+    assert marks[0] == marks[1] == [("any_take", 2)]
+
+
 def test_P1_2_refill_four_each_never_more_to_the_centre(pisti: Variant) -> None:
     state = Game(pisti).new_match(seed=2)
     for _ in range(8):  # both hands played out

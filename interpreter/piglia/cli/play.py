@@ -21,6 +21,7 @@ from piglia.locales import languages
 from piglia.moves import Move
 from piglia.players import Player, coach, make_player
 from piglia.players.coach import Advice
+from piglia.players.knowledge import play_bonuses
 from piglia.reasons import refusal
 from piglia.record import dump_event
 from piglia.recordio import RecordFile, RecordWriteError
@@ -298,11 +299,9 @@ class Session:
         if move.captured and len(move.captured) == len(state.table):
             parts.append(m("play.mark_clears"))
         if self.game.variant.bonuses:
-            before = len(state.events or [])
-            after = state.apply(move)  # a copy: the engine says what the play scores
-            play = next((e for e in (after.events or [])[before:] if e["event"] == "play"), None)
-            if play and play["bonuses"]:
-                parts.append(self.bonus_list(play["bonuses"]))
+            scored = play_bonuses(state, move.raw)  # never what face-down cards would tell
+            if scored:
+                parts.append(self.bonus_list([{"name": name, "points": points} for name, points in scored]))
         return f"  [bold]★ {'; '.join(parts)}[/]" if parts else ""
 
     # -- the coach ------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
   card that is an award of its own comes out near one point because its award says so.
 * :func:`determinize`: a full position consistent with a seat's view, the hidden cards dealt at random
   (:class:`Determinizer`: the same for many deals of one view, the view read once).
+* :func:`play_bonuses`: what a play scores at once, as the seat to move may know it (the marks of the front ends).
 * :func:`team_score`: a team's points minus the mean of the others', the quantity every player maximises.
 * :func:`deal_over`, :func:`play`: the only engine calls the players make to move through an imagined
   position (kept here, in one place, so that a change to how the engine deals touches one file).
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -35,6 +37,7 @@ __all__ = [
     "game_of",
     "ordered_table",
     "play",
+    "play_bonuses",
     "points_sign",
     "refill_hands",
     "team_score",
@@ -249,3 +252,34 @@ def refill_hands(state: State) -> None:
         # without the undo entry: nobody takes back a move of an imagined position, and the entry's snapshot
         # was a third of the refill's cost.
         dealflow.refill_from_stock(state)
+
+
+GUESSES = 4  # positions dealt from the view that judge a play taking face-down cards
+
+
+def play_bonuses(state: State, raw: RawMove) -> list[tuple[str, int]]:
+    """The bonuses (name, points) the seat to move would score at once by ``raw``, as that seat may know them.
+
+    A play that takes no face-down card scores what the engine says on a copy of the position. One that takes
+    face-down cards, which no seat has seen, may score according to what they are (a bonus counting the aces
+    taken): then only what it scores on each of :data:`GUESSES` positions dealt from the seat's view is given,
+    never the real position's answer, which would tell the seat the hidden cards."""
+    trial = state.clone()
+    trial.events = []  # a copy of its own: the play's event says what it scored and whether it took face down
+    trial.push_raw(raw)
+    done = next(e for e in trial.events if e["event"] == "play")
+    scored = Counter((b["name"], b["points"]) for b in done["bonuses"])
+    if not done.get("face_down"):
+        return list(scored.elements())
+    view = state.view(state.to_move)
+    rng = random.Random(f"piglia/marks/{state.deal_no}/{len(state.plays)}")  # drawn from public things only
+    common: Counter[tuple[str, int]] | None = None
+    for _ in range(GUESSES):
+        guess = determinize(view, rng)
+        guess.events = []
+        guess.push_raw(raw)
+        play_event = next(e for e in guess.events if e["event"] == "play")
+        got = Counter((b["name"], b["points"]) for b in play_event["bonuses"])
+        common = got if common is None else common & got
+    assert common is not None
+    return list(common.elements())

@@ -26,6 +26,7 @@ from piglia.events import deal_piles
 from piglia.mechanics.awards import AwardForm, HolderAward, MostAward, ScoreAward
 from piglia.mechanics.match import DEAL_LIMIT_REASON
 from piglia.moves import Move
+from piglia.players.knowledge import play_bonuses
 from piglia.resources import data_dir
 from piglia.state import Event, State
 from piglia.texts import VariantTexts
@@ -285,12 +286,9 @@ def move_marks(state: State, texts: VariantTexts) -> list[dict[str, Any]]:
         card, captured = raw
         bonuses: list[dict[str, Any]] = []
         if captured or state.game.bonus_on_play:
-            trial = state.clone()
-            before = len(trial.events or [])
-            trial.push_raw(raw)
-            play = next(e for e in (trial.events or [])[before:] if e["event"] == "play")
+            # as the seat may know it: a play taking face-down cards is judged without them (play_bonuses)
             bonuses = [
-                {"name": b["name"], "points": b["points"], "label": texts.name(b["name"])} for b in play["bonuses"]
+                {"name": name, "points": points, "label": texts.name(name)} for name, points in play_bonuses(state, raw)
             ]
         kind = state.game.variant.capture.kind_of(card, table, captured) if captured else ""
         out.append(
