@@ -6,10 +6,12 @@ from __future__ import annotations
 import doctest
 import json
 import random
+import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,12 +21,13 @@ pytest.importorskip("pettingzoo")
 
 import numpy as np
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test, parallel_api_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test
 from pettingzoo.test.seed_test import check_environment_deterministic
 
 import piglia
 import piglia.env as penv
 from piglia.env.encoding import Encoder, build_rank, capture_rank
+from piglia.errors import PigliaError
 from piglia.spec import builtin_names
 from piglia.state import Game, State
 
@@ -528,3 +531,228 @@ def test_a_match_over_before_any_move_ends_every_environment_at_once(instant: pi
     assert terminated and not truncated and reward == single.game_state.returns()[0]
     with pytest.raises(RuntimeError, match="call reset"):
         single.step(0)
+
+
+# -- hidden information, memory, atomic steps, argument checks ---------------------------------------------------
+
+
+def test_gym_reset_info_holds_nothing_that_deals_the_match_again() -> None:
+    # the match seed in info let a learner call game.new_match(seed) and read the other hands and the stock order
+    env = penv.SingleAgentEnv("scopa", "random", seat=0)
+    _obs, info = env.reset(seed=3)
+    assert info == {"seat": 0}
+    # tools still have it, as an attribute: it does deal this very match again (seat 1 has played a card since)
+    clone = env.game.new_match(env.match_seed, log=False)
+    assert clone.hands[0] == env.game_state.hands[0] and list(clone.stock) == list(env.game_state.stock)
+    _obs, _reward, _terminated, _truncated, info = env.step(int(np.flatnonzero(_obs["action_mask"])[0]))
+    assert info == {"seat": 0}
+
+
+def test_environments_keep_no_undo_entry_per_move() -> None:
+    # an undo snapshot per move made memory grow without bound over a long match: nothing is ever taken back
+    aec = penv.env("scopa")
+    play_aec(aec, seed=1)
+    assert aec.game_state.is_terminal()
+    with pytest.raises(PigliaError, match="nothing to take back"):
+        aec.game_state.pop()
+
+    single = penv.SingleAgentEnv("scopa", "random")
+    obs, _info = single.reset(seed=2)
+    rng = random.Random(0)
+    done = False
+    while not done:
+        obs, _reward, done, _truncated, _info = single.step(masked_random(obs, rng))
+    assert single.game_state.is_terminal()
+    with pytest.raises(PigliaError, match="nothing to take back"):  # the learner's moves and the opponents'
+        single.game_state.pop()
+
+    vec = penv.VectorEnv("scopa", num_envs=3)
+    _obs, masks = vec.reset(seed=1)
+    for _ in range(20):  # fewer moves than a scopa deal: no row restarts, every row holds 20 moves
+        _obs, masks, _rewards, done_rows = vec.step(np.array([np.flatnonzero(m)[0] for m in masks]))
+        assert not done_rows.any()
+    for state in vec.states:
+        with pytest.raises(PigliaError, match="nothing to take back"):
+            state.pop()
+
+
+Snapshot = tuple[int, list[list[int]], list[int], list[int], list[list[int]]]
+
+
+def row_snapshot(vec: penv.VectorEnv) -> list[Snapshot]:
+    return [
+        (s.current_seat, [list(h) for h in s.hands], list(s.table), list(s.stock), [list(p) for p in s.piles])
+        for s in vec.states
+    ]
+
+
+def test_vector_env_step_is_all_or_nothing() -> None:
+    vec = penv.VectorEnv("scopa", num_envs=3)
+    _obs, masks = vec.reset(seed=1)
+    good = np.array([np.flatnonzero(m)[0] for m in masks])
+    before = row_snapshot(vec)
+    bad = good.copy()
+    bad[2] = np.flatnonzero(masks[2] == 0)[0]
+    with pytest.raises(ValueError, match=f"row 2: action {bad[2]} .* is not legal"):
+        vec.step(bad)
+    assert row_snapshot(vec) == before  # rows 0 and 1 were not played (their rewards would have been lost)
+    for wrong in (good[:2], np.append(good, 0), good.reshape(3, 1), good[0]):
+        with pytest.raises(ValueError, match=r"one action per row, shape \(3,\)"):
+            vec.step(wrong)
+        assert row_snapshot(vec) == before
+    # the same actions again, all legal now: every row moves once, from the position it had
+    _obs, _masks, rewards, done = vec.step(good)
+    assert rewards.shape == (3, 2) and not done.any()
+    after = row_snapshot(vec)
+    assert all(sum(map(len, a[1])) == sum(map(len, b[1])) - 1 for a, b in zip(after, before, strict=True))
+
+
+MAKERS: dict[str, Any] = {
+    "env": lambda **kw: penv.env("scopa", **kw),
+    "cassino": lambda **kw: penv.env("cassino", **kw),
+    "vector": lambda **kw: penv.VectorEnv("scopa", **{"num_envs": 2, **kw}),
+    "single": lambda **kw: penv.SingleAgentEnv("scopa", **kw),
+}
+
+
+@pytest.mark.parametrize(
+    ("maker", "options", "error", "message"),
+    [
+        ("env", {"players": "2"}, TypeError, "players must be an integer, not '2'"),
+        ("env", {"players": 2.0}, TypeError, "players must be an integer, not 2.0"),
+        ("env", {"players": True}, TypeError, "players must be an integer, not True"),
+        ("env", {"capture_slots": 2.5}, TypeError, "capture_slots must be an integer, not 2.5"),
+        ("env", {"capture_slots": 0}, ValueError, "capture_slots must be between 1 and 1024, not 0"),
+        ("env", {"capture_slots": 10**10}, ValueError, "capture_slots must be between 1 and 1024"),  # MemoryError
+        ("cassino", {"build_slots": 10**10}, ValueError, "build_slots must be between 1 and 1024"),
+        ("vector", {"capture_slots": 10**10}, ValueError, "capture_slots must be between 1 and 1024"),
+        ("env", {"max_turns": 0}, ValueError, "max_turns must be at least 1, not 0"),  # it played a move first
+        ("env", {"max_turns": -3}, ValueError, "max_turns must be at least 1, not -3"),
+        ("env", {"max_turns": 2.5}, TypeError, "max_turns must be an integer"),
+        ("env", {"deal_reward": float("nan")}, ValueError, "deal_reward must be a finite number, not nan"),
+        ("env", {"deal_reward": float("inf")}, ValueError, "deal_reward must be a finite number, not inf"),
+        ("env", {"deal_reward": "0.1"}, TypeError, "deal_reward must be a number, not '0.1'"),
+        ("vector", {"deal_reward": float("nan")}, ValueError, "deal_reward must be a finite number"),
+        ("single", {"deal_reward": float("nan")}, ValueError, "deal_reward must be a finite number"),
+        ("vector", {"num_envs": "2"}, TypeError, "num_envs must be an integer, not '2'"),
+        ("vector", {"num_envs": 0}, ValueError, "num_envs must be at least 1, not 0"),
+        ("single", {"seat": 0.5}, TypeError, "seat must be an integer, not 0.5"),
+        ("single", {"seat": 2}, ValueError, "seat must be between 0 and 1, not 2"),
+        ("single", {"opponent": None}, TypeError, "opponent must be a player name"),
+        ("env", {"illegal_action": "skip"}, ValueError, "illegal_action must be 'raise' or 'lose'"),
+    ],
+)
+def test_bad_arguments_are_refused_with_their_name(
+    maker: str, options: dict[str, Any], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=f"^{re.escape(message)}"):
+        MAKERS[maker](**options)
+
+
+def test_max_turns_one_truncates_after_the_first_move() -> None:
+    env = penv.env("scopa", max_turns=1)
+    env.reset(seed=1)
+    env.step(masked_random(env.observe(env.agent_selection), random.Random(0)))
+    assert env.turns == 1 and all(env.truncations.values())
+
+
+def test_seeds_are_integers_numpy_ones_included() -> None:
+    def deal(env: Any, seed: object) -> object:
+        env.reset(seed=seed)
+        return env.game_state.hands
+
+    for make in (lambda: penv.env("scopa"), lambda: penv.parallel_env("scopa"), lambda: penv.SingleAgentEnv("scopa")):
+        assert deal(make(), np.int64(5)) == deal(make(), 5)
+        for bad in (1.0, True, "1"):  # random.Random(1.0) and Random(True) dealt other matches than seed 1
+            with pytest.raises(TypeError, match=f"^seed must be an integer, not {re.escape(repr(bad))}"):
+                make().reset(seed=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError, match=r"^seed must be at least 0, not -1"):
+            make().reset(seed=-1)
+    obs_np, _ = penv.VectorEnv("scopa", 2).reset(seed=np.int64(5))  # type: ignore[arg-type]
+    obs_int, _ = penv.VectorEnv("scopa", 2).reset(seed=5)
+    assert np.array_equal(obs_np, obs_int)
+    with pytest.raises(TypeError, match=r"^seed must be an integer"):
+        penv.VectorEnv("scopa", 2).reset(seed=5.0)  # type: ignore[arg-type]
+
+
+def test_step_before_reset_says_to_reset() -> None:
+    with pytest.raises(RuntimeError, match="call reset"):
+        penv.env("scopa").step(0)
+    with pytest.raises(RuntimeError, match="call reset"):
+        penv.parallel_env("scopa").step({"player_0": 0})
+    with pytest.raises(RuntimeError, match="call reset"):
+        penv.SingleAgentEnv("scopa").step(0)
+    with pytest.raises(RuntimeError, match="call reset"):
+        penv.VectorEnv("scopa", 2).step(np.zeros(2, dtype=np.int64))
+
+
+def test_actions_must_be_integers() -> None:
+    env = penv.env("scopa")
+    env.reset(seed=1)
+    legal = sorted(env.legal_actions())
+    for bad in (f" {legal[0]} ", str(legal[0]), b"1", [legal[0]], True):
+        with pytest.raises(TypeError, match=r"^action must be an integer index"):
+            env.step(bad)  # type: ignore[arg-type]
+    assert env.turns == 0  # " 120 " was played as action 120
+    vec = penv.VectorEnv("scopa", 2)
+    _obs, masks = vec.reset(seed=1)
+    with pytest.raises(TypeError, match=r"^action must be an integer index"):
+        vec.step(np.array([str(np.flatnonzero(m)[0]) for m in masks]))
+    env.step(np.int64(legal[0]))  # type: ignore[arg-type]  # numpy integers are indexes
+    assert env.turns == 1
+    env.step(np.array(sorted(env.legal_actions())[0]))  # type: ignore[arg-type]  # and 0-d integer arrays
+    assert env.turns == 2
+
+
+def test_an_agent_cannot_change_its_observation_in_place() -> None:
+    # the cached array was handed out: an in-place normalisation changed every later observe() of that seat
+    env = penv.env("scopa")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    before = obs["observation"].copy()
+    with pytest.raises(ValueError, match="read-only"):
+        obs["observation"] *= 0
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], before)
+    assert np.array(obs["observation"]).flags.writeable  # a copy is the agent's own to edit
+    par = penv.parallel_env("scopa")
+    observations, _ = par.reset(seed=1)
+    with pytest.raises(ValueError, match="read-only"):
+        observations["player_1"]["observation"][0] = 5.0
+
+
+def test_parallel_env_illegal_action_lose_forfeits_and_passes_the_seed_test() -> None:
+    parallel_seed_test(lambda: penv.parallel_env("scopa", illegal_action="lose"))
+    par = penv.parallel_env("scopone", illegal_action="lose")
+    observations, _ = par.reset(seed=2)
+    mover = next(a for a, o in observations.items() if o["action_mask"].any())
+    bad = int(np.flatnonzero(observations[mover]["action_mask"] == 0)[0])
+    observations, rewards, terminations, truncations, infos = par.step(dict.fromkeys(par.agents, bad))
+    team_of = par.game_state.game.players.team_of
+    loser = team_of[int(mover.split("_")[1])]
+    assert rewards == {a: -1.0 if team_of[int(a.split("_")[1])] == loser else 1.0 for a in rewards}
+    assert all(terminations.values()) and not any(truncations.values()) and par.agents == []
+    assert infos[mover] == {"illegal_action": bad}
+    assert not any(o["action_mask"].any() for o in observations.values())
+    # by default an illegal action still raises, naming the legal ones
+    strict = penv.parallel_env("scopa")
+    observations, _ = strict.reset(seed=2)
+    mover = next(a for a, o in observations.items() if o["action_mask"].any())
+    bad = int(np.flatnonzero(observations[mover]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not legal for"):
+        strict.step({mover: bad})
+
+
+def test_aec_illegal_action_lose_ends_the_episode_for_every_agent() -> None:
+    env = penv.env("scopa", illegal_action="lose")
+    env.reset(seed=4)
+    mover = env.agent_selection
+    bad = int(np.flatnonzero(env.observe(mover)["action_mask"] == 0)[0])
+    env.step(bad)
+    seen = {}
+    for agent in env.agent_iter(max_iter=10):
+        _obs, reward, terminated, _truncated, info = env.last()
+        assert terminated
+        seen[agent] = (reward, info)
+        env.step(None)
+    other = next(a for a in env.possible_agents if a != mover)
+    assert seen == {mover: (-1.0, {"illegal_action": bad}), other: (1.0, {})}

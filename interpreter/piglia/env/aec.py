@@ -5,6 +5,10 @@ Agents are ``player_0`` ... ``player_{n-1}`` (seat numbers). Each agent observes
 ``action_mask`` beside it (all zero for a seat that is not to move). An episode is one match; rewards are the
 match result from :meth:`~piglia.state.State.returns` (+1 win, -1 loss, 0 draw, for every seat of the team),
 plus, with ``deal_reward=w``, ``w * (own team's points - the other teams' mean points)`` at the end of each deal.
+
+An action the mask rules out raises ``ValueError`` by default; with ``illegal_action="lose"`` it ends the episode
+instead, as a match the offending seat's team forfeits (see :class:`PigliaEnv`), for checkers and learners that
+sample actions without the mask (PettingZoo's ``parallel_seed_test`` does).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from piglia.env.checks import finite, integer, seed_of
 from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder, action_index
 from piglia.moves import Move
 from piglia.spec import load_variant
@@ -29,8 +34,10 @@ Observation = dict[str, np.ndarray]
 
 
 def make_game(variant: str | Variant, players: int | None = None) -> Game:
-    """The game for a built-in variant name, a rule file path, or a loaded :class:`Variant`."""
-    return Game(variant if isinstance(variant, Variant) else load_variant(variant), players)
+    """The game for a built-in variant name, a rule file path, or a loaded :class:`Variant`; ``players`` is None
+    (the variant's default) or an integer count the variant allows."""
+    count = None if players is None else integer("players", players, low=1)
+    return Game(variant if isinstance(variant, Variant) else load_variant(variant), count)
 
 
 def deal_rewards(game: Game, before: Sequence[int], after: Sequence[int], weight: float) -> list[float]:
@@ -75,9 +82,16 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
     ``variant`` is a built-in name, a rule file path or a :class:`Variant`; ``players`` a player count the
     variant allows (default: its first). Options: ``capture_slots`` (capture choices per card in the action
     space, default 7), ``build_slots`` (build moves per card, variants with builds only, default 12),
-    ``deal_reward`` (weight of the shaped per-deal reward, default 0: match result only),
-    ``max_turns`` (truncate the episode after this many moves; default none: a match always ends),
+    ``deal_reward`` (weight of the shaped per-deal reward, a finite number, default 0: match result only),
+    ``max_turns`` (truncate the episode after this many moves, at least 1; default none: a match always ends),
+    ``illegal_action`` (``"raise"``, the default: an action the mask rules out raises ``ValueError``; ``"lose"``:
+    it ends the episode as a match forfeited by the offending seat's team, whose seats get -1 while the other
+    teams share +1, with ``infos[agent]["illegal_action"]``),
     ``render_mode`` (``"ansi"`` returns text, ``"human"`` prints it).
+
+    ``match_seed`` is the seed the current match was dealt from: it reveals every hand and the stock order
+    (``game.new_match(match_seed)`` deals them again), so it is for tools around the environment; an agent must
+    not read it.
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -95,15 +109,20 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         build_slots: int = DEFAULT_BUILD_SLOTS,
         deal_reward: float = 0.0,
         max_turns: int | None = None,
+        illegal_action: str = "raise",
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
         self.game = make_game(variant, players)
         self.encoder = Encoder(self.game, capture_slots, build_slots)
-        self.deal_reward = float(deal_reward)
-        self.max_turns = max_turns
+        self.deal_reward = finite("deal_reward", deal_reward)
+        # 0 would still let the first move be played before truncating: "no move at all" is no episode
+        self.max_turns = None if max_turns is None else integer("max_turns", max_turns, low=1)
+        self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self.agents: list[str] = []
@@ -128,8 +147,10 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
     # -- the episode -------------------------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Start a new match. ``seed`` makes the deals (and so the episode, for the same actions) repeat; without
-        it the next match seed comes from the generator the last seed set (or from the system at first)."""
+        """Start a new match. ``seed`` (a non-negative integer) makes the deals (and so the episode, for the same
+        actions) repeat; without it the next match seed comes from the generator the last seed set (or from the
+        system at first)."""
+        seed = seed_of(seed)
         if seed is not None:
             self._rng = random.Random(seed)
             self.match_seed = seed
@@ -172,6 +193,10 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         obs = self._obs.get(seat)
         if obs is None:
             obs = self._obs[seat] = self.encoder.observation(state.view(seat))
+            # the cached array is handed out until the position changes: read-only, an agent that edits its
+            # observation in place gets an error instead of changing what every later observe() returns
+            # (cheaper than a copy per call; np.array(obs) gives a writable copy)
+            obs.flags.writeable = False
         over = self.terminations.get(agent, True) or self.truncations.get(agent, True)
         acting = seat == state.current_seat and not over
         mask = self.encoder.mask(self.legal_actions()) if acting else self.encoder.no_actions()
@@ -179,6 +204,8 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the agent to move (``None`` for an agent whose episode is over)."""
+        if self._state is None:  # before reset() there is no agent_selection to read
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -187,6 +214,9 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
             raise ValueError(f"{agent} is to move and must give an action, not None")
         index = action_index(action)
         move = self.legal_actions().get(index)
+        if move is None and self.illegal_action == "lose":
+            self._forfeit(agent, index)
+            return
         if move is None:
             legal = ", ".join(str(a) for a in sorted(self.legal_actions()))
             raise ValueError(
@@ -195,7 +225,7 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         state = self.game_state
         self._cumulative_rewards[agent] = 0.0
         before = list(state.totals)
-        state.push(move)
+        state.play(move)  # no undo entry: the environment never takes a move back, and they add up over a match
         self._changed()
         self.turns += 1
         shaped = deal_rewards(self.game, before, state.totals, self.deal_reward)
@@ -211,13 +241,27 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
         if self.render_mode == "human":
             self.render()
 
+    def _forfeit(self, agent: str, index: int) -> None:
+        """End the episode on ``agent``'s illegal action: its team gets -1 a seat, the other teams share +1 (zero-sum
+        between the teams, a lost match between two)."""
+        team_of = self.game.players.team_of
+        loser = team_of[self._seat[agent]]
+        others = self.game.num_teams - 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {
+            a: -1.0 if team_of[self._seat[a]] == loser else (1.0 / others if others else 0.0) for a in self.agents
+        }
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = {"illegal_action": index}
+        self._accumulate_rewards()
+
     def _changed(self) -> None:
         self._legal = None
         self._obs = {}
 
     def move_of(self, action: int) -> Move | None:
         """The move an action plays now, or None if it is not legal."""
-        return self.legal_actions().get(int(action))
+        return self.legal_actions().get(action_index(action))
 
     def render(self) -> str | None:
         """The position as the seat to move sees it: returned (``ansi``) or printed (``human``)."""
@@ -237,7 +281,7 @@ class PigliaEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]  # petting
 def env(variant: str | Variant, players: int | None = None, **options: Any) -> PigliaEnv:
     """A PettingZoo AEC environment for ``variant`` (a built-in name, a rule file path or a :class:`Variant`).
 
-    ``options`` are those of :class:`PigliaEnv`: ``capture_slots``, ``deal_reward``, ``max_turns``,
-    ``render_mode``.
+    ``options`` are those of :class:`PigliaEnv`: ``capture_slots``, ``build_slots``, ``deal_reward``,
+    ``max_turns``, ``illegal_action``, ``render_mode``.
     """
     return PigliaEnv(variant, players, **options)

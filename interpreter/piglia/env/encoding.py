@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 from gymnasium import spaces
 
+from piglia.env.checks import MAX_SLOTS, integer
 from piglia.moves import Move
 from piglia.state import Game, SeatView
 
@@ -77,11 +78,20 @@ class Layout:
 
 
 def action_index(action: object) -> int:
-    """An action as the index it is (an int, a numpy integer, a whole float); ValueError for anything else: int()
-    alone would turn 2.5 into action 2 and play it, silently."""
+    """An action as the index it is: an int, a NumPy integer (or 0-d integer array) or a whole float.
+
+    A fraction is a ValueError: int() alone would turn 2.5 into action 2 and play it, silently. A string, a bool
+    or anything else that is not a number is a TypeError: float() would read " 120 " as action 120.
+    """
+    if isinstance(action, (bool, np.bool_)):  # True is 1 to Python, but an agent that sends it has a bug
+        raise TypeError(f"action must be an integer index, not {action!r}")
     if isinstance(action, numbers.Integral):
         return int(action)
-    value = float(action)  # type: ignore[arg-type]  # a float of any kind or a numeric string; else it raises
+    if isinstance(action, np.ndarray) and action.ndim == 0:  # a 0-d array, as some policies return
+        return action_index(action.item())
+    if not isinstance(action, numbers.Real):  # a string above all: float(" 120 ") would be 120.0
+        raise TypeError(f"action must be an integer index, not {action!r} ({type(action).__name__})")
+    value = float(action)
     if not value.is_integer():
         raise ValueError(f"action {action!r} is not a whole number: actions are indexes 0, 1, ...")
     return int(value)
@@ -101,17 +111,16 @@ def build_rank(move: Move) -> tuple[int, int, tuple[int, ...]]:
 class Encoder:
     """Observation vectors, action masks and the action <-> move mapping for one game (variant and player count).
 
-    ``capture_slots`` is the number of capture choices per card (at least 1); the action space has
-    ``deck size * (1 + capture_slots)`` actions, plus ``deck size * build_slots`` in a variant with builds.
+    ``capture_slots`` is the number of capture choices per card and ``build_slots`` of build moves per card (each
+    an integer from 1 to :data:`~piglia.env.checks.MAX_SLOTS`); the action space has ``deck size * (1 +
+    capture_slots)`` actions, plus ``deck size * build_slots`` in a variant with builds.
     """
 
     def __init__(
         self, game: Game, capture_slots: int = DEFAULT_CAPTURE_SLOTS, build_slots: int = DEFAULT_BUILD_SLOTS
     ) -> None:
-        if capture_slots < 1:
-            raise ValueError(f"capture_slots must be at least 1, not {capture_slots}")
-        if build_slots < 1:
-            raise ValueError(f"build_slots must be at least 1, not {build_slots}")
+        capture_slots = integer("capture_slots", capture_slots, low=1, high=MAX_SLOTS)
+        build_slots = integer("build_slots", build_slots, low=1, high=MAX_SLOTS)
         self.game = game
         self.deck_size = len(game.variant.deck)
         self.num_players = game.num_players

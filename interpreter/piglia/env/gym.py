@@ -20,6 +20,7 @@ import gymnasium
 import numpy as np
 
 from piglia.env.aec import Observation, deal_rewards, make_game, render_text
+from piglia.env.checks import finite, integer, seed_of
 from piglia.env.encoding import DEFAULT_BUILD_SLOTS, DEFAULT_CAPTURE_SLOTS, Encoder, action_index
 from piglia.moves import Move
 from piglia.players import Player, make_player
@@ -35,6 +36,10 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     ``seat`` is the learner's seat; ``None`` (the default) draws it at every reset, so the learner plays first
     and second equally often. ``illegal_action`` is ``"raise"`` or ``"lose"`` (see the module text). The other
     options are those of :class:`~piglia.env.aec.PigliaEnv`.
+
+    ``reset`` returns the learner's seat in ``info``, nothing more. ``match_seed``, the seed of the match under
+    way, is an attribute for tools: it reveals every hand and the stock order (``game.new_match(match_seed)``
+    deals them again), so an agent must not read it.
     """
 
     metadata = {"render_modes": ["human", "ansi"]}  # noqa: RUF012  (gymnasium declares it an instance attribute)
@@ -56,15 +61,17 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', not {illegal_action!r}")
         self.illegal_action = illegal_action
         self.game = make_game(variant, players)
-        if seat is not None and not 0 <= seat < self.game.num_players:
-            raise ValueError(f"seat must be between 0 and {self.game.num_players - 1}, not {seat}")
+        if seat is not None:
+            seat = integer("seat", seat, low=0, high=self.game.num_players - 1)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        if not isinstance(opponent, str):
+            raise TypeError(f"opponent must be a player name such as 'random' or 'module:Class', not {opponent!r}")
         make_player(opponent)  # a bad name fails here, not at the first reset
         self.opponent = opponent
         self.fixed_seat = seat
         self.encoder = Encoder(self.game, capture_slots, build_slots)
-        self.deal_reward = float(deal_reward)
+        self.deal_reward = finite("deal_reward", deal_reward)
         self.render_mode = render_mode
         self.observation_space = self.encoder.observation_space
         self.action_space = self.encoder.action_space
@@ -74,6 +81,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._legal: dict[int, Move] = {}
         self._abandoned = False
         self._fresh = False
+        self.match_seed = 0  # reveals the deal: for tools, never for the learner (see the class text)
 
     @property
     def game_state(self) -> State:
@@ -98,7 +106,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while not state.is_terminal() and state.current_seat != self.seat:
             seat = state.current_seat
             before = list(state.totals)
-            state.push(self._players[seat].choose(state.view(seat), state.legal_moves()))
+            state.play(self._players[seat].choose(state.view(seat), state.legal_moves()))  # never taken back
             total = [
                 a + b
                 for a, b in zip(total, deal_rewards(self.game, before, state.totals, self.deal_reward), strict=True)
@@ -108,21 +116,25 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
-        """Start a match (dealt from the environment's seeded generator) and play up to the learner's turn."""
-        super().reset(seed=seed)
+        """Start a match (dealt from the environment's seeded generator) and play up to the learner's turn.
+
+        ``seed`` is None or a non-negative integer (a NumPy one too). ``info`` holds the learner's ``seat`` only:
+        the match seed would let the learner deal the match again and read every hidden card.
+        """
+        super().reset(seed=seed_of(seed))  # gymnasium takes a Python int only: np.int64(5) failed there
         rng = random.Random(int(self.np_random.integers(2**62)))
-        match_seed = rng.getrandbits(62)
+        self.match_seed = rng.getrandbits(62)
         self.seat = self.fixed_seat if self.fixed_seat is not None else rng.randrange(self.game.num_players)
         self._players = {
             s: make_player(self.opponent, seed=rng.getrandbits(31))
             for s in range(self.game.num_players)
             if s != self.seat
         }
-        self._state = self.game.new_match(match_seed, log=False)
+        self._state = self.game.new_match(self.match_seed, log=False)
         self._abandoned = False
         self._fresh = True  # no step since reset (see step: a match over before the learner's first move)
         self._opponents_play()  # nothing is scored before a deal ends, and the first deal cannot end here
-        return self._observation(), {"seat": self.seat, "match_seed": match_seed}
+        return self._observation(), {"seat": self.seat}
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the other seats until the learner's next turn or the end of the match."""
@@ -144,7 +156,7 @@ class SingleAgentEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if move is None:
             raise ValueError(f"action {index} ({self.encoder.describe(index)}) is not legal here")
         before = list(state.totals)
-        state.push(move)
+        state.play(move)  # no undo entry: the environment never takes a move back, and they add up over a match
         shaped = deal_rewards(self.game, before, state.totals, self.deal_reward)
         later = self._opponents_play()
         reward = shaped[self.seat] + later[self.seat]
