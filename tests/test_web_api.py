@@ -28,6 +28,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test cl
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+import piglia
 from piglia.cli import main
 from piglia.locales import languages, load_catalog
 from piglia.record import verify_lines
@@ -934,6 +935,17 @@ def test_uploaded_rules_leave_nothing_in_the_loaded_rules_cache(
     mine = tmp_path / "mine.yaml"
     mine.write_text("name: mine\nextends: scopa\nmatch: {target: 9}\n", encoding="utf-8")
     assert load_variant(mine).name == "mine" and len(list(loaded.iterdir())) == 1
+
+
+def test_a_match_at_the_table_keeps_no_copy_of_each_position(client: TestClient) -> None:
+    """Every move, the person's and the AI's, was pushed with an undo entry (a copy of the position) that
+    nothing ever takes back: a long match held one per move for as long as the server kept it."""
+    game_id = new_game(client, variant="scopa", seed=4, opponents="random")
+    play_out(client, game_id)
+    state = session_of(client, game_id).state
+    assert state.over and len(state.plays) > 0
+    with pytest.raises(piglia.PigliaError, match="nothing to take back"):
+        state.pop()
 
 
 def test_the_award_counters_of_many_uploaded_variants_stay_bounded(client: TestClient) -> None:

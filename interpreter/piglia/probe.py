@@ -173,7 +173,7 @@ def play_random(variant: Variant, deals: int, *, seed: int = 1) -> PlayReport:
             while not state.is_terminal() and report.deals < deals:
                 moves = state.legal_moves()
                 report.most_moves = max(report.most_moves, len(moves))
-                state.push(rng.choice(moves))
+                state.play(rng.choice(moves))
                 report.plays += 1
                 if state.deal_no != deal:
                     report.deals += state.deal_no - deal

@@ -391,7 +391,7 @@ class Session:
                     return False
             else:
                 move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
-            state.push(move)
+            state.play(move)  # never taken back: no undo entry a move
             self.flush()
         return True
 

@@ -91,7 +91,7 @@ class GameSession:
                 seat = state.current_seat
                 moves = state.legal_moves()
                 move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
-                state.push(move)
+                state.play(move)  # a table never takes back: no undo entry a move
             if not state.is_terminal():
                 state.raw_moves()  # the person's turn: its moves must be listable too
         except LimitError as exc:
@@ -120,7 +120,7 @@ class GameSession:
                 raise MoveRefused(str(exc)) from None
         deal = state.deal_no
         try:
-            state.push(chosen)
+            state.play(chosen)
         except IllegalMoveError as exc:
             raise MoveRefused(illegal_reason(self.texts_in(lang), state, chosen, exc)) from None
         if self.advice is not None and self.advice[0] == self.turn:
