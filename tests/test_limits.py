@@ -271,6 +271,25 @@ def test_a_key_or_a_name_too_long_is_refused_at_its_place(tmp_path: Path) -> Non
     ]
 
 
+def test_control_characters_in_rule_file_text_are_refused_where_they_are(tmp_path: Path) -> None:
+    """A title, a description or a translated name holding ESC sequences validated, then `piglia play` and
+    `piglia rules` wrote them to the terminal (a window title changed, the screen cleared). Tabs and line breaks
+    stay text; YAML's escapes or raw bytes alike are found, in values and in keys."""
+    rules = tmp_path / "ctrl.yaml"
+    rules.write_text(
+        'name: ctrl\nextends: scopa\ntitle: "Evil\\e]0;pwned\\a"\ndescription: "two\\tparts\\nand lines"\n'
+        'translations:\n  en:\n    names: {coins: "co\\rins"}\nbonuses:\n  "x\\x9b": {points: 1, when: "false"}\n',
+        encoding="utf-8",
+    )
+    found = [p.format() for p in validate_file(str(rules))]
+    said = "which a terminal would act on: rule-file text is printable characters, tabs and line breaks"
+    assert sorted(found) == [
+        f"{rules}:3:8: title: holds the control character U+001B, {said}",
+        f"{rules}:7:20: translations.en.names.coins: holds the control character U+000D, {said}",
+        f"{rules}:9:3: bonuses.x\\x9b: holds the control character U+009B, {said}",  # the key shown escaped
+    ]
+
+
 def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_path: Path) -> None:
     # validates (the piles are not known before play), then each deal's product of 16 pile counts passes 18
     # digits: the run stops with the limit's message, where it once ended in an OverflowError in the statistics

@@ -20,6 +20,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -237,15 +238,47 @@ def _check_key(data: Any) -> str | None:
     return diskcache.digest("schema check", context, text)
 
 
+# C0 and C1 control characters but the tab and the line feed: a title or a name holding ESC sequences validated, then
+# `piglia play` and `piglia rules` wrote them to the terminal (a window title changed, the screen cleared).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _control_problems(data: Any) -> list[SchemaProblem]:
+    """Every text of ``data`` (keys too) holding a control character, where it is."""
+    problems: list[SchemaProblem] = []
+    todo: list[tuple[Path, Any]] = [((), data)]
+    while todo:  # a loop, not recursion: nesting is bounded when read, but not by Python's stack
+        path, value = todo.pop()
+        items: Iterator[tuple[Any, Any]]
+        if isinstance(value, Mapping):
+            items = iter(value.items())
+        elif isinstance(value, list):
+            items = enumerate(value)
+        else:
+            continue
+        for k, v in items:
+            here = (*path, k)
+            for text, at_key in ((k, True), (v, False)):
+                found = _CONTROL.search(text) if isinstance(text, str) else None
+                if found is not None:
+                    char = ord(found[0])
+                    problems.append(
+                        (here, f"holds the control character U+{char:04X}, which a terminal would act on: "
+                         "rule-file text is printable characters, tabs and line breaks", at_key)
+                    )  # fmt: skip
+            todo.append((here, v))
+    return sorted(problems, key=lambda p: [str(x) for x in p[0]])
+
+
 def schema_problems(data: Any) -> list[SchemaProblem]:
     """Every schema problem in ``data``, most specific first, one message per place."""
     key = _check_key(data)
     if key is not None and diskcache.load(_CHECKED, key) == _PASSED:
         return []
-    problems: list[SchemaProblem] = []
+    problems: list[SchemaProblem] = _control_problems(data)
     seen: set[Path] = set()
     errors = sorted(_validator().iter_errors(data), key=lambda e: (-len(e.absolute_path), str(e.absolute_path)))
-    if not errors:
+    if not errors and not problems:
         if key is not None:
             diskcache.store(_CHECKED, key, _PASSED)
         return []

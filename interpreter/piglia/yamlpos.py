@@ -47,7 +47,8 @@ def format_path(path: Path) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += ("." if out else "") + part
+            # a key holding a control character is shown escaped (\x9b): a message must not act on the terminal
+            out += ("." if out else "") + (part if part.isprintable() else repr(part)[1:-1])
     return out
 
 
