@@ -155,6 +155,27 @@ def test_files_that_are_no_record(text: str, line: int, message: str) -> None:
     assert errors_of(text.splitlines()) == [(line, message)]
 
 
+def test_a_match_cut_short_does_not_hide_the_next_one() -> None:
+    """A file of three matches, the first cut short and the other two with wrong totals: the header after the cut
+    was read as a stray line of the first match, which then skipped the whole second match unchecked."""
+    from piglia.record import verify_lines
+
+    scopa = piglia.load_variant("scopa")
+    cut = record_lines(scopa, 7)[:-5]
+    second, third = record_lines(scopa, 8), record_lines(scopa, 9)
+    at = [first(second, "deal_end"), first(third, "deal_end")]
+    wrong = [edit(m, i, lambda e: e.update(totals=[99, 99])) for m, i in zip((second, third), at, strict=True)]
+    lines = [*cut, *wrong[0], *wrong[1]]
+    count, errors = verify_lines(lines, "rec.jsonl")
+    found = [(e.line, e.message.split(",")[0]) for e in errors]
+    assert count == 3
+    assert found == [
+        (len(cut), "the record ends before the match is over (is it cut short?)"),
+        (len(cut) + at[0] + 1, "totals [99"),
+        (len(cut) + len(second) + at[1] + 1, "totals [99"),
+    ], found
+
+
 def test_an_award_named_by_no_string_and_a_variant_named_too_long(lines: list[str]) -> None:
     """Hand edits that were internal errors of `piglia replay`, or blamed the record file as unreadable (line 0):
     an award whose name is a list, and a header naming a variant of 5,000 characters (no file name is that long)."""
