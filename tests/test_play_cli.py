@@ -330,3 +330,31 @@ def test_CI1_1_the_dealers_opening_take_is_shown_and_counted_in_the_sheet(tmp_pa
     assert sheet is not None
     mine, theirs = re.search(r"^. cards +. (\d+)-(\d+) ", sheet[1], re.M).groups()  # type: ignore[union-attr]
     assert int(mine) + int(theirs) == 40  # every card ends in a pile, the opening's four too
+
+
+def test_a_narrow_terminal_folds_the_tables_instead_of_cutting_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 20 columns every cell of the score sheet and the coach's table was cut to one letter and "…" (at 12
+    the sheet was empty boxes): the cells now fold onto more lines, and nothing is cut."""
+    import io
+    import sys
+
+    from rich.console import Console
+
+    import piglia
+    from piglia.cli.play import Session, record_file
+    from piglia.players import make_player
+    from piglia.state import Game
+
+    game = Game(piglia.load_variant("scopa"))
+    out = Console(file=io.StringIO(), width=20, highlight=False, soft_wrap=True)
+    _, record = record_file(str(tmp_path / "narrow.jsonl"), "scopa", 3)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("?\n" + "1\n" * 300))
+    Session(game.new_match(3), 0, {1: make_player("greedy", 49)}, out, record, "en", coach=True).run()
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    assert text.count("End of deal") >= 2 and "Points this deal" in text
+    assert "…" not in text
+    sheet = text[text.index("End of deal 1") : text.index("Points this deal")]
+    cells = "".join(re.findall(r"^│ (\S*)", sheet, re.M))  # the first column, its pieces joined
+    assert all(award in cells for award in ("cards", "coins", "settebello", "primiera"))

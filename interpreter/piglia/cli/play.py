@@ -253,7 +253,7 @@ class Session:
             shown = "-".join("–" if v is None else str(v) for v in values) if values else ""
             name = escape(self.texts.name(str(a["name"])))
             table.add_row(name, shown, self.team_name(a["team"]), str(a["points"]))
-        return table
+        return folding(table)
 
     # -- the person's turn ------------------------------------------------------------------------------
 
@@ -311,7 +311,7 @@ class Session:
         m = self.msg
         advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
         columns = (m("play.col.move"), m("play.col.value"), m("play.col.one_ply"), m("play.col.risk"))
-        table = Table(*columns, title=m("play.coach_title"), title_justify="left")
+        table = folding(Table(*columns, title=m("play.coach_title"), title_justify="left"))
         for a in advice:
             table.add_row(
                 f"{moves.index(a.move) + 1}) {self.describe(a.move)}",
@@ -394,6 +394,14 @@ class Session:
             state.play(move)  # never taken back: no undo entry a move
             self.flush()
         return True
+
+
+def folding(table: Table) -> Table:
+    """``table`` with its cells folded onto more lines where the terminal is narrow: cut to "c…", every cell of
+    a 20-column terminal said nothing, and at 12 columns the score sheet was empty boxes."""
+    for column in table.columns:
+        column.overflow = "fold"
+    return table
 
 
 def run(args: argparse.Namespace) -> int:
