@@ -6,7 +6,9 @@ ids whose content it checks.
 
 from __future__ import annotations
 
+import html
 import json
+import random
 import re
 import shutil
 import string
@@ -15,6 +17,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 import piglia
 from conftest import ROOT
@@ -419,3 +422,180 @@ def test_the_example_search_is_bounded_by_the_kinds_conditions(tmp_path: Path) -
     assert 20 <= example_tries(costly) < 1500
     example = find_example(costly)  # still an example: a capture with its kind
     assert example.moves
+
+
+# -- rule-file text on the page: shown as written, never Markdown --------------------------------------------------
+
+
+def _rule_file(tmp_path: Path, rules: dict[str, object]) -> Variant:
+    """A variant extending scopa with ``rules`` on top, written as JSON (which YAML reads) so any text goes in."""
+    path = tmp_path / "texts.yaml"
+    path.write_text(json.dumps({"name": "texts", "extends": "scopa", **rules}, ensure_ascii=False), encoding="utf-8")
+    return load_variant(str(path))
+
+
+def _as_html(text: str) -> str:
+    """``text`` folded to one line as markdown-it writes plain text in HTML."""
+    return html.escape(" ".join(text.split()), quote=False).replace('"', "&quot;")
+
+
+_REDEAL = "count(table where rank == re) >= 3"
+
+
+def test_rule_file_text_cannot_make_headings_tables_or_rules(tmp_path: Path) -> None:
+    # A name with "|" or a newline broke the rank table (the HTML page had no table at all); a title with a
+    # newline became a heading, a rule and a paragraph; a reason with newlines brought a heading and a table; a
+    # description or a note starting with "#" became a heading.
+    variant = _rule_file(
+        tmp_path,
+        {
+            "title": "Line one\n\n---\n\n<b>x</b> | y",
+            "description": "## Players\n\nfake",
+            "notes": ["# Huge note", "| a | b |", "|---|---|", "1. one", "- dash", "> quote", "***", "```"],
+            "sources": ["---", "=== setext"],
+            "deal": {
+                "redeal": {"when": _REDEAL, "reason": "three re\n\n## Fake heading\n\n| a | b |\n|---|---|\n| c |"}
+            },
+            "translations": {
+                "en": {
+                    "names": {
+                        "asso": "ace | x",
+                        "primiera": "prim\nera",
+                        "fante": "#jack",
+                        # suits: in cards (the example), in the deck's sentence and in phrased expressions
+                        **{
+                            suit: f"{suit}\n\n# {suit}\n\n| a |\n|---|" for suit in ("coins", "cups", "swords", "clubs")
+                        },
+                    }
+                }
+            },
+        },
+    )
+    md = render_markdown(variant)
+    headings = [line for line in md.splitlines() if line.startswith("#")]
+    assert [h for h in headings if not h.startswith(("## ", "### "))] == [headings[0]]  # the title, and one line
+    assert headings[0].startswith("# Line one") and "x" in headings[0]
+    assert not any("Fake" in h or "Huge" in h or "fake" in h for h in headings)
+    rows = [line for line in md.splitlines() if line.startswith("|")]
+    assert len(rows) == 12 and all(re.sub(r"\\.", "", row).count("|") == 5 for row in rows)  # 4 cells each
+
+    page = render_html(variant)
+    assert page.count("<table>") == 1 and page.count("<h1>") == 1 and page.count("<hr />") == 1  # the footer's
+    assert page.count("<h2>Players</h2>") == 1 and "<h2>Fake heading</h2>" not in page
+    assert not re.search(r"<(blockquote|ol|h[13-6])\b", page.split("<h2>Notes</h2>")[1])  # notes and sources
+    table = page.split("<table>")[1].split("</table>")[0]
+    assert all(row.count("<td>") + row.count("<th>") == 4 for row in table.split("<tr>")[1:])
+    assert "<td>ace | x</td>" in table and "<th>prim era</th>" in table and "<td>#jack</td>" in table
+    notes = re.findall(r"<li>(.*?)</li>", page.split("<h2>Notes</h2>")[1].split("</ul>")[0])
+    assert notes == ["# Huge note", "| a | b |", "|---|---|", "1. one", "- dash", "&gt; quote", "***", "```"]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rule_file_text_shows_exactly_as_written(tmp_path: Path, seed: int) -> None:
+    # Random texts of Markdown's special characters, in every place of the page a rule file's text goes: the
+    # title (a heading), the description (a paragraph), notes and sources (list items), a reason (mid-sentence),
+    # rank names (table cells) and kind names (between ** **). Each shows as written, whitespace folded.
+    rng = random.Random(seed)
+    pieces = [*"\\`*_[]()<>|#&;!-+=~.:1 \n\t\"'aé«", "```", "---", "1.", "&amp;", "&#106;", "](", "![", "<http://e.x>"]
+
+    def text(longest: int, *, code: bool = True) -> str:
+        while True:  # a text with something besides whitespace; prose without backticks: code spans stay code
+            found = "".join(rng.choice(pieces) for _ in range(rng.randint(1, longest)))
+            if found.split() and (code or "`" not in found):
+                return found
+
+    notes = [text(12, code=False) for _ in range(120)]
+    sources = [text(12, code=False) for _ in range(40)]
+    title, description, reason = (text(12, code=False) for _ in range(3))
+    ranks = ["asso", "2", "3", "4", "5", "6", "7", "fante", "cavallo", "re"]
+    suits = ["coins", "cups", "swords", "clubs"]
+    names = {ident: text(6) for ident in [*ranks, *suits, "match", "sum"]}
+    variant = _rule_file(
+        tmp_path,
+        {
+            "title": title,
+            "description": description,
+            "notes": notes,
+            "sources": sources,
+            "deal": {"redeal": {"when": _REDEAL, "reason": reason}},
+            "translations": {"en": {"names": names}},
+        },
+    )
+    page = render_html(variant)
+
+    def items(heading: str) -> list[str]:
+        return re.findall(r"<li>(.*?)</li>", page.split(f"<h2>{heading}</h2>")[1].split("</ul>")[0], re.S)
+
+    assert f"<h1>{_as_html(title)}</h1>" in page
+    assert f"<title>{html.escape(' '.join(title.split()))}</title>" in page
+    assert f"<p>{_as_html(description)}</p>" in page
+    assert f"“{_as_html(reason)}”" in page
+    assert items("Notes") == [_as_html(n) for n in notes]
+    assert items("Sources") == [_as_html(s) for s in sources]
+    table = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert re.findall(r"<tr>\n<td>(.*?)</td>", table) == [_as_html(names[r]) for r in ranks]
+    assert f"<strong>{_as_html(names['match'])}</strong>: " in page
+    assert f"<strong>{_as_html(names['sum'])}</strong>: " in page
+    assert not re.search(r"<img|<a ", MarkdownIt("commonmark").enable("table").render(render_markdown(variant)))
+    first, second, third, fourth = (_as_html(names[s]) for s in suits)
+    assert f"4 suits ({first}, {second}, {third} and {fourth}), each" in page
+    assert f"the number of cards of suit {first} in the pile" in page  # a phrased expression (the coins award)
+    example = page.split("<h3>Example</h3>")[1].split("<h2>")[0]
+    assert any(f" of {_as_html(names[s])}" in example for s in suits)  # the example's cards
+
+
+def test_rule_file_text_cannot_link_or_fetch(tmp_path: Path) -> None:
+    # A Markdown image in a description was an <img> fetching from the network in the "no network" HTML page; links
+    # and autolinks came through too, and raw HTML must stay text.
+    variant = _rule_file(
+        tmp_path,
+        {
+            "description": "Desc ![track](http://evil.example/t.png) [click](javascript:alert(1)) <http://e.x/> <img>",
+            "notes": ["[a]: http://evil.example/", "[a] and [b][a]", "&#106;avascript"],
+            "sources": [
+                "<javascript:alert(1)>",
+                "[a](JaVaScRiPt:alert(1))",
+                "![d](data:image/svg+xml;base64,PHN2Zz4=)",
+            ],
+            "translations": {"en": {"names": {"coins": "![c](http://evil.example/c.png)"}}},
+        },
+    )
+    page = render_html(variant)
+    assert not re.search(r"<img|<a |(src|href)=", page)
+    # The Markdown itself links nothing either, read by a renderer that does make links and images (as GitHub's).
+    assert not re.search(r"<img|<a ", MarkdownIt("commonmark").enable("table").render(render_markdown(variant)))
+    assert "![track](http://evil.example/t.png)" in page and "&lt;http://e.x/&gt; &lt;img&gt;" in page
+    assert "<li>[a]: http://evil.example/</li>" in page and "<li>&amp;#106;avascript</li>" in page
+
+
+def test_the_html_renderer_makes_no_images_or_links(monkeypatch: pytest.MonkeyPatch, scopa: Variant) -> None:
+    # The second wall: whatever Markdown reaches the HTML page (a plugin's phrasing, say), no image, link, autolink
+    # or link reference comes out of it.
+    import piglia.rulespage
+
+    markdown = "# T\n\n![i](http://e.x/i.png) [l](http://e.x/) <http://e.x/a> [r]\n\n[r]: http://e.x/r\n"
+    monkeypatch.setattr(piglia.rulespage, "render_markdown", lambda variant, lang="en": markdown)
+    page = render_html(scopa)
+    assert not re.search(r"<img|<a |(src|href)=", page)
+    assert "![i](http://e.x/i.png) [l](http://e.x/) &lt;http://e.x/a&gt; [r]" in page
+
+
+def test_code_spans_in_notes_stay_code(tmp_path: Path) -> None:
+    # The built-in translations write code in notes (`diamonds: aliases [coins]`); a well-formed code span stays
+    # one, so the escaping changes no built-in page. An unclosed backtick is a backtick.
+    french = render_html(load_variant("scopa-french"), "it")
+    assert "<code>diamonds: aliases [coins]</code>" in french
+    variant = _rule_file(tmp_path, {"notes": ["Write `a | *b*` here, and ``x ` y`` too; one ` alone"]})
+    assert "<li>Write <code>a | *b*</code> here, and <code>x ` y</code> too; one ` alone</li>" in render_html(variant)
+
+
+def test_a_string_in_an_expression_shows_as_written(tmp_path: Path) -> None:
+    # An expression's string literal is phrased in quotes ("when “...” is “x”"): rule-file text like any other.
+    literal = "a\n\n# H\n\n| a |\n|---|\n![i](http://e.x/i.png) *b* `c"
+    variant = _rule_file(
+        tmp_path, {"bonuses": {"odd": {"points": 1, "when": f'{json.dumps(literal)} == "x" or empty(table_after)'}}}
+    )
+    md = render_markdown(variant)
+    assert not any(line.startswith(("# H", "| a |")) for line in md.splitlines())
+    page = render_html(variant)
+    assert f"“{_as_html(literal)}”" in page and "<img" not in page

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import itertools
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +33,7 @@ from piglia.state import Game
 from piglia.texts import VariantTexts, untranslated_note
 from piglia.variant import Variant
 
-__all__ = ["Example", "find_example", "render_html", "render_markdown", "write_docs"]
+__all__ = ["Example", "find_example", "md_literal", "render_html", "render_markdown", "write_docs"]
 
 # How many random (played card, table) positions the example search looks at: enough to find one that shows
 # the capture priority on any deck of the family, few enough to stay well under a second.
@@ -141,6 +142,93 @@ def _example_at(variant: Variant, table: tuple[int, ...], played: int) -> Exampl
     return Example(table, played, tuple(moves), excluded)
 
 
+# -- rule-file text on the page --------------------------------------------------------------------------------
+
+# Characters that are Markdown wherever they stand (emphasis, raw HTML and autolinks, table cells, ATX headings and
+# their closing ``#``, GitHub's strikethrough, backslash escapes themselves): always escaped. The others are escaped
+# only where they mean something, so that ordinary prose (``tie_points``, "aliases [coins])", "0 & 2") keeps the
+# Markdown it had and the checked-in pages of docs/variants do not churn.
+_ALWAYS = frozenset("\\*<>|#~")
+# An entity or numeric character reference (``&amp;``, ``&#106;``) would render as the character it names.
+_ENTITY = re.compile(r"&(?=#|[A-Za-z0-9]+;)")
+# An ordered list marker at the start of a line ("1. ", "2) ").
+_ORDERED = re.compile(r"\d+(?=[.)])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def md_literal(text: object, *, code: bool = True) -> str:
+    """Text a rule file wrote (a title, a description, a note, a name) as one line of Markdown that shows exactly
+    as written wherever the page puts it: at the start of a line, in a list item, in a table cell, between ``**``.
+
+    Whitespace, newlines included, is folded to single spaces, so the text can never start a block of its own (a
+    heading, a table, a rule, a list); every character that could be read as Markdown is backslash-escaped, so it
+    can neither format nor link, fetch an image, or carry HTML. With ``code`` (prose: descriptions, notes, sources,
+    reasons, the title) a well-formed code span (`` `awards: {...}` ``) stays one, as the built-in translations
+    write them: its content is shown as written anyway. Names (``code=False``) are words, shown character for
+    character, backticks included.
+    """
+    line = " ".join(str(text).split())
+    out: list[str] = []
+    pos = 0
+    for start, end in _code_spans(line) if code else ():
+        out.append(_escape(line, pos, start))
+        out.append(line[start:end])
+        pos = end
+    out.append(_escape(line, pos, len(line)))
+    return "".join(out)
+
+
+def _code_spans(line: str) -> list[tuple[int, int]]:
+    """Where ``line`` has CommonMark code spans: a run of backticks closed by the next run of the same length.
+
+    Backslashes are not read as escapes: :func:`_escape` doubles every one outside the spans, so in the output
+    a backtick after a backslash is a real backtick, as it is here.
+    """
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
+    spans = []
+    i = 0
+    while i < len(runs):
+        start, end = runs[i]
+        close = next((j for j in range(i + 1, len(runs)) if runs[j][1] - runs[j][0] == end - start), None)
+        if close is None:  # an opening run with no closer is literal backticks (escaped by _escape)
+            i += 1
+            continue
+        spans.append((start, runs[close][1]))
+        i = close + 1
+    return spans
+
+
+def _escape(line: str, start: int, end: int) -> str:
+    """``line[start:end]``, outside any code span, with a backslash before each character Markdown would read."""
+    ordered = _ORDERED.match(line)
+    out = []
+    for i in range(start, end):
+        c = line[i]
+        if c in _ALWAYS or c == "`":  # a backtick outside a kept code span: a literal one
+            escape = True
+        elif c == "_":
+            # Between two letters or digits ("tie_points") an underscore can neither open nor close emphasis.
+            escape = not (0 < i < len(line) - 1 and line[i - 1].isalnum() and line[i + 1].isalnum())
+        elif c == "[":
+            # Only at the start of a line can a bracket begin a link reference definition (or a task list box);
+            # without a definition a bracket links only as "](", handled below.
+            escape = i == 0
+        elif c == "]":
+            # "](" makes an inline link or image ("][" a reference link); at the end, what the page puts next is
+            # unknown.
+            escape = i == len(line) - 1 or line[i + 1] in "(["
+        elif c == "&":
+            escape = _ENTITY.match(line, i) is not None
+        elif c in "-+=":  # a list item, a thematic break or a setext underline when the text starts a line
+            escape = i == 0
+        elif c in ".)":  # "1." starting the text would be an ordered list
+            escape = ordered is not None and i == ordered.end()
+        else:
+            escape = False
+        out.append("\\" + c if escape else c)
+    return "".join(out)
+
+
 class _Page:
     """Builds the Markdown of one variant's page in one language."""
 
@@ -148,8 +236,8 @@ class _Page:
         self.v = variant
         self.texts = texts
         self.catalog: Catalog = texts.msg
-        self.name = texts.name
-        self.words = Words(variant.deck, texts.msg, texts.name)
+        # Names and quoted strings reach the page through the phrased expressions too: Words gets escaped ones.
+        self.words = Words(variant.deck, self.words_msg, self.name)
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
         if all(all(len(t) == 1 for t in teams) for teams in layouts):
@@ -161,11 +249,25 @@ class _Page:
 
     # -- helpers ------------------------------------------------------------------------------------------
 
+    def name(self, ident: str) -> str:
+        """One of the rule file's names (a suit, a rank, a kind, a bonus, an award, a table) in the page's language,
+        as Markdown that shows it as written (:func:`md_literal`); mechanics phrase their names through this."""
+        return md_literal(self.texts.name(ident), code=False)
+
     def card(self, index: int) -> str:
-        return self.texts.card(index)
+        """A card in words, from the escaped names of its rank and suit (the catalog's ``card`` is the page's own)."""
+        card = self.v.deck.cards[index]
+        return self.msg("card", rank=self.name(card.rank.name), suit=self.name(card.suit.name))
 
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
+
+    def words_msg(self, key: str, /, **fields: Any) -> str:
+        """The catalog as :class:`Words` reads it, with a string literal of an expression (``kind == "..."``,
+        phrased by the ``quote`` message) made Markdown that shows it as written: it is rule-file text."""
+        if key == "quote":
+            fields = {**fields, "x": md_literal(fields["x"], code=False)}
+        return self.catalog(key, **fields)
 
     def msg(self, key: str, /, **fields: Any) -> str:
         """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""
@@ -183,8 +285,8 @@ class _Page:
         return self.msg(f"{key}.{self.side}", **fields)
 
     def reason(self, key: str, written: str) -> str:
-        """A reason the rule file gives, in the page's language when the file translates it."""
-        return self.texts.reason(key) or written
+        """A reason the rule file gives, in the page's language when the file translates it, as Markdown."""
+        return md_literal(self.texts.reason(key) or written)
 
     def plural(self, key: str, n: int, /, **fields: Any) -> str:
         """``key.one`` or ``key.other`` of the catalog."""
@@ -208,10 +310,11 @@ class _Page:
 
     def build(self) -> str:
         v, m, t = self.v, self.msg, self.texts
-        self.say(f"# {t.title}", "", f"*{self.subtitle()}*")
+        # Every text the rule file wrote goes through md_literal: it must not make headings, tables or links.
+        self.say(f"# {md_literal(t.title)}", "", f"*{self.subtitle()}*")
         self.untranslated()
         if t.description:
-            self.say("", t.description)
+            self.say("", md_literal(t.description))
         self.objective()
         self.players()
         self.deck()
@@ -225,12 +328,12 @@ class _Page:
         if t.notes:
             self.heading("h.notes")
             for note in t.notes:
-                self.bullet(note)
+                self.bullet(md_literal(note))
         if v.sources:
             self.heading("h.sources")
             for source in v.sources:
-                self.bullet(" ".join(str(source).split()))
-        self.say("", "---", "", f"*{m('footer', name=v.name)}*")
+                self.bullet(md_literal(source))
+        self.say("", "---", "", f"*{m('footer', name=md_literal(v.name, code=False))}*")
         return "\n".join(self.lines).strip() + "\n"
 
     def untranslated(self) -> None:
@@ -291,7 +394,8 @@ class _Page:
         suits = self.words.join([self.name(s.name) for s in deck.suits])
         self.bullet(m("deck.size", n=len(deck), suits=suits, s=len(deck.suits), r=len(deck.ranks)))
         if self.v.removed_ranks:
-            self.bullet(m("deck.removed", ranks=self.words.join(list(self.v.removed_ranks))))
+            ranks = [md_literal(r, code=False) for r in self.v.removed_ranks]  # as the file writes them
+            self.bullet(m("deck.removed", ranks=self.words.join(ranks)))
         courts = [self.name(r.name) for r in deck.ranks if r.court]
         if courts:
             self.bullet(m("deck.courts", ranks=self.words.join(courts)))
@@ -497,11 +601,22 @@ hr { border: 0; border-top: 1px solid var(--line); margin: 2rem 0 1rem; }
 """
 
 
+def _markdown() -> MarkdownIt:
+    """The Markdown renderer of the HTML page: CommonMark with tables, no raw HTML, and no images, links,
+    autolinks or link reference definitions at all.
+
+    The page promises no network: rule-file text is escaped already (:func:`md_literal`), and this is the second
+    wall, for whatever Markdown reaches the page otherwise (a plugin mechanic's phrasing, an expression shown as
+    written). The page's own texts (the catalogs) have no links to lose.
+    """
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return md.disable(["image", "link", "autolink", "reference"])
+
+
 def render_html(variant: Variant, lang: str = "en") -> str:
     """The rules page as one self-contained HTML document: inline CSS, no scripts, no network, phone-sized."""
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    body = md.render(render_markdown(variant, lang))
-    title = html.escape(VariantTexts(variant, lang).title)
+    body = _markdown().render(render_markdown(variant, lang))
+    title = html.escape(" ".join(VariantTexts(variant, lang).title.split()))  # one line, as in the page's h1
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
