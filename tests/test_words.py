@@ -170,3 +170,17 @@ def test_words_phrase_the_compilers_typed_ast(scopa: Variant) -> None:
     assert words.number(compiled) == words.number(text, AWARD_SCOPE) == "the number of cards of suit coins in the pile"
     # text that does not type-check is shown as written, never phrased from guessed types
     assert words.condition("count(pile) == coins", AWARD_SCOPE) == "`count(pile) == coins`"
+
+
+@pytest.mark.parametrize("text", ['kind == "x`y" or rank == A', "`x`", 'a ``b`` "`" c'])
+def test_an_expression_shown_as_code_stays_one_code_span(text: str) -> None:
+    """An expression with no phrasing is shown as itself in code style; a backtick in a string literal closed a
+    one-backtick span early, and the rest of the expression was read as Markdown."""
+    from markdown_it import MarkdownIt
+
+    from piglia.dsl.words import code_span
+
+    html = MarkdownIt("commonmark").render(code_span(text)).strip()
+    assert html.startswith("<p><code>") and html.endswith("</code></p>") and html.count("<code>") == 1
+    inner = html.removeprefix("<p><code>").removesuffix("</code></p>")
+    assert inner.replace("&quot;", '"') == text

@@ -15,6 +15,7 @@ or wrong sentence. Output is Markdown inline text: code spans are the only marku
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -83,6 +84,16 @@ class _Set:
     where: str  # "in the pile", "on the table", "" for the suits of the deck
 
 
+def code_span(text: str) -> str:
+    """``text`` on one line as a Markdown code span that holds it whole: its fence one backtick longer than the
+    longest run inside (a string literal with a backtick closed a one-backtick span early, and the rest was read
+    as Markdown), padded with spaces when it starts or ends with a backtick."""
+    line = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall("`+", line)), default=0) + 1)
+    pad = " " if line.startswith("`") or line.endswith("`") else ""
+    return f"{fence}{pad}{line}{pad}{fence}"
+
+
 class Words:
     """Phrases DSL expressions of one variant (its deck names the suits, ranks and cards) in one language.
 
@@ -145,7 +156,7 @@ class Words:
                 expr = self.typed(text, scope or {}, subject)
             except DslError:
                 # Not a valid expression here: shown as written, never phrased from guessed types.
-                return f"`{' '.join(text.split())}`"
+                return code_span(text)
         self.text = expr.text
         self.types = expr.types
         # In a filter, `card` is the card being filtered: a local, like the bare attributes.
@@ -169,8 +180,7 @@ class Words:
 
     def code(self, node: Expr) -> str:
         """The expression's source text as a Markdown code span."""
-        source = self.text[node.offset : node.offset + node.length] or "?"
-        return f"`{' '.join(source.split())}`"
+        return code_span(self.text[node.offset : node.offset + node.length] or "?")
 
     # -- types: the compiler's, read from the typed AST ------------------------------------------------------
 
