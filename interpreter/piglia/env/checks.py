@@ -13,7 +13,7 @@ import operator
 __all__ = ["MAX_SLOTS", "finite", "integer", "seed_of"]
 
 # capture_slots and build_slots size the action space (deck size x slots): past this it is memory, not choice.
-# The most captures one card was seen to have is 46 (Cicera's traditional rules; docs/rl.md).
+# The most captures one card was seen to have is 46, in a built-in variant (docs/rl.md).
 MAX_SLOTS = 1024
 
 
