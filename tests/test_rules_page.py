@@ -152,6 +152,16 @@ def test_S3_2_leftovers_to_the_last_capturer_without_scopa(page: str) -> None:
     )
 
 
+@pytest.mark.parametrize("lang", languages())
+def test_leftovers_to_nobody_are_said_in_every_language(tmp_path: Path, lang: str) -> None:
+    """`leftover: nobody` validated, then every rules page of it stopped with an internal error: the page asked
+    the catalog for a per-side sentence (leftover.nobody.player) that only the last capturer's rule has."""
+    rules = tmp_path / "nobody.yaml"
+    rules.write_text("name: nobody\nextends: scopa\nleftover: nobody\n", encoding="utf-8")
+    page = render_markdown(load_variant(rules), lang)
+    assert load_catalog(lang).messages["leftover.nobody"] in page
+
+
 def test_S3_3_four_awards_one_point_each_ties_give_nothing(page: str) -> None:
     end = section(page, "Scoring at the end of a deal")
     assert "cards: 1 point to the player for whom the number of cards in the pile is the highest" in end

@@ -554,8 +554,10 @@ class _Page:
         m = self.msg
         self.heading("h.end_of_deal")
         leftover = self.v.leftover
-        if leftover in ("last_capturer", "nobody"):
-            self.bullet(self.side_msg(f"leftover.{leftover}"))
+        if leftover == "last_capturer":  # the sentence names the side, inflected per kind of side
+            self.bullet(self.side_msg("leftover.last_capturer"))
+        elif leftover == "nobody":
+            self.bullet(m("leftover.nobody"))
         else:
             self.bullet(m("leftover.other", spec=f"`leftover: {leftover}`"))
         if self.v.awards:
