@@ -5,6 +5,7 @@ misere match end on classic Scopa. Expected answers from the file's own rules (i
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,32 @@ def test_200_matches_replay_clean(mix: Variant) -> None:
     count, errors = verify_lines(out.getvalue().splitlines(), "fishing-mix.jsonl", variant=mix)
     assert [str(e) for e in errors] == []
     assert count == summary.matches == 200
+
+
+# Mechanics mixed by a fuzzer of valid rule files (stop 48): each validated, then its own records failed to replay.
+REPLACE_AND_REDEAL = "name: rr\nextends: scopa\ndeal:\n  replace: {when: not court, reason: only courts open}\n"
+REPLACED_TWICE = "name: r2\nextends: pisti\ndeal:\n  face_down: 0\n  replace: {when: rank != K, reason: kings open}\n"
+
+
+@pytest.mark.parametrize("text", [REPLACE_AND_REDEAL, REPLACED_TWICE], ids=["replace-and-redeal", "replaced-twice"])
+def test_deals_that_replace_cards_replay_clean(tmp_path: Path, text: str) -> None:
+    """docs/language.md, deal.replace and deal.redeal. The redeal looked at the opening table before its cards
+    were replaced, the deal's check and the replay after: a kept deal could show a table the rules redeal (three
+    re once only courts stayed). And a card sent under the stock can come round again: the record lists it
+    twice in `returned`, which the replay refused."""
+    rules = tmp_path / "r.yaml"
+    rules.write_text(text, encoding="utf-8")
+    variant = piglia.load_variant(rules)
+    out = io.StringIO()
+    summary = simulate(variant, matches=30, seed=1, record=out)
+    lines = out.getvalue().splitlines()
+    count, errors = verify_lines(lines, "r.jsonl", variant=variant)
+    assert [str(e) for e in errors] == []
+    assert count == summary.matches == 30
+    game = Game(variant)
+    tables = [e["table"] for e in map(json.loads, lines) if e["event"] == "deal"]
+    deck = variant.deck
+    assert not any(game.new_match(0).is_misdeal(tuple(deck.by_id[c].index for c in t)) for t in tables)
+    if text is REPLACED_TWICE:  # the case the replay refused does happen in these matches
+        returned = [e.get("returned") or [] for e in map(json.loads, lines) if e["event"] == "deal"]
+        assert any(len(set(r)) < len(r) for r in returned)

@@ -287,13 +287,16 @@ def chance_outcome(state: State, seed: int | None = None) -> ChanceOutcome:
                 table=rules.table,
             )
             up, down = facedown.split(table, rules.face_down)
-            if state.is_misdeal(up):
-                misdeals.append(up)
-                continue
             returned: tuple[int, ...] = ()
             if rules.replace is not None:
                 up, stock_t, returned = replace_table(up, stock, rules.replace)
                 stock = list(stock_t)
+            # The redeal looks at the opening table as it lies, its unwanted cards replaced: what a deal is checked
+            # against (check_deal) and a record replayed against. Looking before the replacement, a deal the
+            # engine kept could show a table the rules redeal, and its record failed to replay.
+            if state.is_misdeal(up):
+                misdeals.append(up)
+                continue
             return DealOutcome(tuple(map(tuple, hands)), up, tuple(stock), tuple(misdeals), down, returned)
         raise PigliaError(
             f"deal.redeal.when: the redeal condition held on {MAX_REDEALS} shuffles in a row; it almost always holds"

@@ -74,7 +74,8 @@ class _Replay:
 
     # -- cards ---------------------------------------------------------------------------------------------
 
-    def cards(self, line: int, ids: Any, what: str) -> list[int]:
+    def cards(self, line: int, ids: Any, what: str, *, repeats: bool = False) -> list[int]:
+        """The deck indexes of a list of card ids; a card listed twice is refused unless ``repeats``."""
         assert self.state is not None
         deck = self.state.game.variant.deck
         if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
@@ -84,7 +85,7 @@ class _Replay:
             if cid not in deck.by_id:
                 raise self.stop(line, f"{what}: unknown card {cid!r}")
             out.append(deck.by_id[cid].index)
-        if len(set(out)) != len(out):
+        if not repeats and len(set(out)) != len(out):
             raise self.stop(line, f"{what}: a card is listed twice")
         return out
 
@@ -225,7 +226,8 @@ class _Replay:
         hands = [self.cards(line, h, f"hands[{i}]") for i, h in enumerate(hands_raw)]
         size = state.game.deal_rules.hand
         face_down = self.cards(line, event.get("face_down") or [], "face_down")
-        returned = self.cards(line, event.get("returned") or [], "returned")
+        # a card sent under the stock can come round again and be sent under once more (mechanics/replace.py)
+        returned = self.cards(line, event.get("returned") or [], "returned", repeats=True)
         if len(face_down) != state.game.deal_rules.face_down:
             raise self.stop(
                 line, f"the rules deal {state.game.deal_rules.face_down} table cards face down, not {len(face_down)}"
