@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from pathlib import Path as FsPath
 from typing import TYPE_CHECKING, Any
@@ -158,27 +158,27 @@ class Layered:
         return doc, line, col
 
 
-def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> None:
-    origin[path] = doc
+def _paths(data: Any, path: Path) -> Iterator[Path]:
+    """``path`` and the path of everything inside ``data``, the value there (nesting is bounded when read)."""
+    yield path
     if isinstance(data, dict):
         for k, v in data.items():
-            _own(doc, v, (*path, k), origin)
+            yield from _paths(v, (*path, k))
     elif isinstance(data, list):
         for i, v in enumerate(data):
-            _own(doc, v, (*path, i), origin)
+            yield from _paths(v, (*path, i))
+
+
+def _own(doc: YamlDoc, data: Any, path: Path, origin: dict[Path, YamlDoc]) -> None:
+    """Record that ``doc`` wrote ``data``, the value at ``path``, and everything in it."""
+    origin.update(dict.fromkeys(_paths(data, path), doc))
 
 
 def _disown(data: Any, path: Path, origin: dict[Path, YamlDoc]) -> None:
-    """Forget where ``data``, the value at ``path``, and everything in it were written: the same walk as
-    :func:`_own`, so that replacing or removing a value costs its own size, not a scan of every path (a file of
-    thousands of keys extending another took minutes)."""
-    origin.pop(path, None)
-    if isinstance(data, dict):
-        for k, v in data.items():
-            _disown(v, (*path, k), origin)
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            _disown(v, (*path, i), origin)
+    """Forget where ``data``, the value at ``path``, and everything in it were written: it costs the value's own
+    size, not a scan of every path (a file of thousands of keys extending another took minutes)."""
+    for p in _paths(data, path):
+        origin.pop(p, None)
 
 
 def _format_path(path: Path) -> str:

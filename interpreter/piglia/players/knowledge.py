@@ -264,22 +264,21 @@ def play_bonuses(state: State, raw: RawMove) -> list[tuple[str, int]]:
     face-down cards, which no seat has seen, may score according to what they are (a bonus counting the aces
     taken): then only what it scores on each of :data:`GUESSES` positions dealt from the seat's view is given,
     never the real position's answer, which would tell the seat the hidden cards."""
-    trial = state.clone()
-    trial.events = []  # a copy of its own: the play's event says what it scored and whether it took face down
-    trial.push_raw(raw)
-    done = next(e for e in trial.events if e["event"] == "play")
-    scored = Counter((b["name"], b["points"]) for b in done["bonuses"])
-    if not done.get("face_down"):
-        return list(scored.elements())
+
+    def scored(position: State) -> tuple[Counter[tuple[str, int]], bool]:
+        """What ``raw`` scores on ``position`` (played there: a copy, or a dealt guess), and whether it takes
+        face-down cards; the play's own event says both."""
+        position.events = []  # its own log, whatever the position kept
+        position.push_raw(raw)
+        done = next(e for e in position.events if e["event"] == "play")
+        return Counter((b["name"], b["points"]) for b in done["bonuses"]), bool(done.get("face_down"))
+
+    real, face_down = scored(state.clone())
+    if not face_down:
+        return list(real.elements())
     view = state.view(state.to_move)
     rng = random.Random(f"piglia/marks/{state.deal_no}/{len(state.plays)}")  # drawn from public things only
-    common: Counter[tuple[str, int]] | None = None
-    for _ in range(GUESSES):
-        guess = determinize(view, rng)
-        guess.events = []
-        guess.push_raw(raw)
-        play_event = next(e for e in guess.events if e["event"] == "play")
-        got = Counter((b["name"], b["points"]) for b in play_event["bonuses"])
-        common = got if common is None else common & got
-    assert common is not None
+    common = scored(determinize(view, rng))[0]
+    for _ in range(GUESSES - 1):
+        common &= scored(determinize(view, rng))[0]
     return list(common.elements())
