@@ -397,6 +397,9 @@ def test_make_player_names_options_and_plugins() -> None:
     for bad in ["nobody", "ismcts:fast", "ismcts:speed=3", "no.such.module:Player"]:
         with pytest.raises(piglia.PigliaError):
             make_player(bad)
+    # an option given twice is refused by name, not settled by the last one in silence
+    with pytest.raises(piglia.PigliaError, match="option 'iterations' is given twice"):
+        make_player("ismcts:iterations=5:seconds=0:iterations=9")
 
 
 # docs/players.md ("Options follow the name"): each option's kind and range, as the refusal message states it

@@ -88,8 +88,13 @@ def make_player(name: str, seed: int = 0) -> Player:
         pieces = rest.split(":") if rest else []
         if any("=" not in p for p in pieces):
             raise PigliaError(f"cannot read player {name!r}: options are written key=value, as ismcts:iterations=200")
+        options = [_option(p) for p in pieces]
+        keys = [key for key, _value in options]
+        twice = sorted({key for key in keys if keys.count(key) > 1})
+        if twice:  # the last one would win in silence: a typo in a long list of options would go unseen
+            raise PigliaError(f"cannot read player {name!r}: option {', '.join(map(repr, twice))} is given twice")
         try:
-            return PLAYERS[base](seed, **dict(_option(p) for p in pieces))
+            return PLAYERS[base](seed, **dict(options))
         except TypeError as exc:
             raise PigliaError(f"bad option for player {base!r}: {exc}") from None
     module_name, sep, class_name = name.partition(":")
