@@ -358,3 +358,31 @@ def test_a_narrow_terminal_folds_the_tables_instead_of_cutting_them(
     sheet = text[text.index("End of deal 1") : text.index("Points this deal")]
     cells = "".join(re.findall(r"^│ (\S*)", sheet, re.M))  # the first column, its pieces joined
     assert all(award in cells for award in ("cards", "coins", "settebello", "primiera"))
+
+
+def test_a_terminal_shows_who_is_thinking_and_piped_output_stays_plain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big variant's AI move or coach's advice can take seconds: a terminal shows a spinner saying who is
+    thinking (a silent terminal looks hung); output that is not a terminal gets no spinner's frames."""
+    import io
+    import sys
+
+    from rich.console import Console
+
+    import piglia
+    from piglia.cli.play import Session, record_file
+    from piglia.players import make_player
+    from piglia.state import Game
+
+    game = Game(piglia.load_variant("scopa"))
+    texts = {}
+    for terminal in (True, False):
+        out = Console(file=io.StringIO(), width=100, force_terminal=terminal, highlight=False)
+        _, record = record_file(str(tmp_path / f"thinking-{terminal}.jsonl"), "scopa", 3)
+        monkeypatch.setattr(sys, "stdin", io.StringIO("?\n" + "1\n" * 300))
+        Session(game.new_match(3), 0, {1: make_player("greedy", 49)}, out, record, "en").run()
+        texts[terminal] = out.file.getvalue()  # type: ignore[attr-defined]
+    assert "Opponent (greedy) is playing…" in texts[True] and "The coach is thinking…" in texts[True]
+    assert "is playing…" not in texts[False] and "is thinking…" not in texts[False]
+    assert "End of deal 1" in texts[False]

@@ -6,6 +6,7 @@ import argparse
 import random
 import signal
 import sys
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -304,12 +305,19 @@ class Session:
                 parts.append(self.bonus_list([{"name": name, "points": points} for name, points in scored]))
         return f"  [bold]★ {'; '.join(parts)}[/]" if parts else ""
 
+    def thinking(self, text: str) -> AbstractContextManager[object]:
+        """A spinner saying ``text`` while an AI player or the coach works, on a terminal only (piped output stays
+        plain): the built-in games' decisions take a blink, but a big variant's can take seconds, and a silent
+        terminal looks hung."""
+        return self.out.status(escape(text)) if self.out.is_terminal else nullcontext()
+
     # -- the coach ------------------------------------------------------------------------------------------
 
     def show_advice(self, moves: list[Move]) -> list[Advice]:
         """The coach's estimate of every move, best first (see :mod:`piglia.players.coach`)."""
         m = self.msg
-        advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
+        with self.thinking(m("web.coach_thinking")):  # the web table's words: one sentence, two tables
+            advice = coach.advise(self.state.view(self.seat), moves, seed=self.state.seed * 16 + self.seat)
         columns = (m("play.col.move"), m("play.col.value"), m("play.col.one_ply"), m("play.col.risk"))
         table = folding(Table(*columns, title=m("play.coach_title"), title_justify="left"))
         for a in advice:
@@ -389,8 +397,11 @@ class Session:
                 move = self.ask(moves)
                 if move is None:
                     return False
+            elif len(moves) == 1:
+                move = moves[0]
             else:
-                move = moves[0] if len(moves) == 1 else self.players[seat].choose(state.view(seat), moves)
+                with self.thinking(self.msg("web.waiting", who=self.seat_name(seat))):
+                    move = self.players[seat].choose(state.view(seat), moves)
             state.play(move)  # never taken back: no undo entry a move
             self.flush()
         return True
