@@ -42,9 +42,14 @@ MAX_DECK_CARDS = 256
 class Reporter(Protocol):
     """Locates problems in the rule file(s)."""
 
-    def at(self, path: Path, message: str, *, key: bool = False) -> SpecError: ...
+    def at(self, path: Path, message: str, *, key: bool = False) -> SpecError:
+        """The problem ``message`` located at ``path`` of the rule file (at its key rather than its value with
+        ``key``)."""
+        ...
 
-    def at_offset(self, path: Path, offset: int, message: str) -> SpecError: ...
+    def at_offset(self, path: Path, offset: int, message: str) -> SpecError:
+        """The problem ``message`` located ``offset`` characters into the text at ``path`` (a DSL error's column)."""
+        ...
 
     def newest(self, *paths: Path) -> Path:
         """Of ``paths``, the first written by the file being checked (not inherited), else the first."""
@@ -110,6 +115,8 @@ class VariantBuilder:
     # -- helpers ---------------------------------------------------------------------------------------
 
     def fail(self, path: Path, message: str, *, key: bool = False) -> _Failed:
+        """Record the problem ``message`` at ``path``; the marker returned (raised by the caller) stands for the
+        part that could not be built."""
         self.errors.append(self.where.at(path, message, key=key))
         return _Failed()
 
@@ -152,6 +159,7 @@ class VariantBuilder:
         return compiled
 
     def points(self, path: Path, value: Any, scope: Mapping[str, T]) -> Expr:
+        """A points entry compiled: a whole number as a constant, an expression over ``scope`` as its callable."""
         if isinstance(value, int):
             return _const(value)
         return self.expr(path, value, scope, T.INT)
@@ -252,6 +260,7 @@ class VariantBuilder:
     # -- deck ------------------------------------------------------------------------------------------
 
     def build_deck(self) -> Deck:
+        """The deck: suits, ranks (less ``remove_ranks``), their properties and value tables, each card once."""
         spec = self.data["deck"]
         removed = {str(r) for r in spec.get("remove_ranks", [])}
         suits: list[Suit] = []
@@ -345,6 +354,7 @@ class VariantBuilder:
     def build_table(
         self, name: str, values: Mapping[str, int], suits: list[Suit], ranks: list[Rank], removed: set[str]
     ) -> Table:
+        """The value table ``name`` (``deck.tables``): a value for every rank left in the deck."""
         path: Path = ("deck", "tables", name)
         # Keys may be aliases (a table written for Italian ranks read on a French deck): use the real names.
         real = {a: x.name for x in suits for a in x.aliases} | {a: x.name for x in ranks for a in x.aliases}
@@ -377,6 +387,7 @@ class VariantBuilder:
     # -- players and deal ------------------------------------------------------------------------------
 
     def build_players(self) -> dict[int, PlayerRules]:
+        """The player counts the variant allows, each with its teams."""
         spec = self.data["players"]
         counts = spec["count"] if isinstance(spec["count"], list) else [spec["count"]]
         layouts = spec.get("teams", "individual")
@@ -409,6 +420,7 @@ class VariantBuilder:
         return out
 
     def team_layout(self, n: int, layout: Any, path: Path) -> tuple[tuple[int, ...], ...]:
+        """The teams of ``n`` seats in ``layout`` (``individual``, ``opposite`` or listed seats), checked."""
         if layout == "individual":
             return tuple((i,) for i in range(n))
         if layout == "opposite":
@@ -423,6 +435,7 @@ class VariantBuilder:
         return teams
 
     def build_deals(self) -> dict[int, DealRules]:
+        """Per player count, how a deal is dealt: hand and table sizes, refills, redeals, replacement."""
         assert self.deck is not None
         spec = self.data["deal"]
         players = self.data["players"]
@@ -496,6 +509,7 @@ class VariantBuilder:
         return out
 
     def build_opening(self, spec: Mapping[str, Any]) -> tuple[OpeningBonus, ...]:
+        """The bonuses scored on the opening table (``deal.opening``), compiled."""
         out: list[OpeningBonus] = []
         failed = False
         for name, bspec in spec.items():
@@ -515,6 +529,7 @@ class VariantBuilder:
     # -- capture ---------------------------------------------------------------------------------------
 
     def build_capture(self) -> CaptureRules:
+        """The capture kinds, compiled by their mechanics, and their priority tiers."""
         assert self.deck is not None
         spec = self.data["capture"]
         kinds: dict[str, CaptureKind] = {}
@@ -562,6 +577,7 @@ class VariantBuilder:
     # -- bonuses, awards, match ------------------------------------------------------------------------
 
     def build_bonuses(self) -> tuple[Bonus, ...]:
+        """The bonuses scored during play, compiled, in the rule file's order."""
         out: list[Bonus] = []
         failed = False
         for name, spec in self.data.get("bonuses", {}).items():
@@ -582,6 +598,7 @@ class VariantBuilder:
         return tuple(out)
 
     def build_awards(self) -> tuple[Award, ...]:
+        """The end-of-deal awards, compiled by their forms, in the rule file's order."""
         out: list[Award] = []
         failed = False
         for name, spec in self.data.get("awards", {}).items():
@@ -594,4 +611,5 @@ class VariantBuilder:
         return tuple(out)
 
     def build_match(self) -> MatchRules:
+        """How the match ends (targets, deal limits, instant wins): the match-end mechanics, compiled."""
         return build_match(self, self.data["match"])

@@ -340,6 +340,7 @@ class Watcher:
         self.first_deal_leader: int | None = None
 
     def new_match(self) -> None:
+        """Start watching a new match (its deals are folded as they end)."""
         self.leader = None
         self.changes = 0
         self.deals_in_match = 0
@@ -400,6 +401,7 @@ class Watcher:
                 s.matches_decided_by_last_award += 1
 
     def end_match(self, state: State, first_dealer: int, first_leader: int) -> None:
+        """Fold a finished match: its winner, length, and who dealt and led first."""
         s = self.summary
         s.matches += 1
         _count(s.match_length, self.deals_in_match)

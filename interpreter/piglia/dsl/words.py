@@ -189,6 +189,7 @@ class Words:
         return self.types.get(node)
 
     def loop_ctx(self, comp: Comprehension, ctx: _Ctx) -> _Ctx:
+        """The context inside ``comp``: its loop variable bound to the type it ranges over."""
         return ctx.bind(comp.var.id, self.types.get(comp.var, T.CARD))
 
     # -- clauses (true/false) --------------------------------------------------------------------------------
@@ -229,11 +230,13 @@ class Words:
         raise _Unphrasable
 
     def attr_clause(self, subject: str, attr: str) -> str:
+        """A card's true/false property as a clause: "``subject`` is a court", "``subject`` is ``attr``"."""
         if attr == "court":
             return self.msg("is.court", x=subject)
         return self.msg("is.prop", x=subject, prop=attr)
 
     def is_subject_attr(self, node: Expr, ctx: _Ctx) -> bool:
+        """Whether ``node`` is a bare card attribute (``court``, ``suit``...) read of the card the clause is about."""
         return (
             isinstance(node, Name)
             and ctx.subject
@@ -243,6 +246,7 @@ class Words:
         )
 
     def negation(self, node: Expr, ctx: _Ctx) -> str:
+        """``not node`` as a clause, said positively where the language has the words ("is not a court")."""
         m = self.msg
         if isinstance(node, Name) and node.id in self.scope and node.id not in ctx.local:
             return m(f"is_not.{node.id}")
@@ -260,6 +264,7 @@ class Words:
         return m("not", x=self.guard(self.clause, node, ctx))
 
     def comparison(self, op: str, left: Expr, right: Expr, ctx: _Ctx) -> str:
+        """``left op right`` as a clause, in words that fit the types compared."""
         m = self.msg
         if op in ("in", "not in"):
             return m(f"cmp.{_CMP[op]}", a=self.guard(self.value, left, ctx), b=self.set_np(right, ctx))
@@ -274,12 +279,14 @@ class Words:
         return m(f"cmp.{_CMP[op]}", a=a, b=b)
 
     def rank_or_value(self, node: Expr, ctx: _Ctx, other: T | None) -> str:
+        """One side of a comparison: an integer compared with a rank names the rank, anything else its value."""
         # An integer compared with a rank names the rank (`rank == 7` is the rank called "7").
         if other is T.RANK and isinstance(node, IntLit):
             return str(node.value)
         return self.guard(self.value, node, ctx)
 
     def bool_op(self, node: BoolOp, ctx: _Ctx) -> str:
+        """An ``and``/``or`` as a clause, grouped where the two operators mix."""
         m = self.msg
         left = self.guard(self.clause, node.left, ctx)
         if isinstance(node.left, BoolOp) and node.left.op != node.op:
@@ -297,6 +304,7 @@ class Words:
         return m(node.op, a=left, b=right)
 
     def call_clause(self, node: Call, ctx: _Ctx) -> str:
+        """A true/false call (``empty(table)``, ``any(...)``...) as a clause."""
         m = self.msg
         f, args = node.func.id, node.args
         if len(args) != 1:
@@ -363,10 +371,12 @@ class Words:
         raise _Unphrasable
 
     def operand(self, node: Expr, ctx: _Ctx) -> str:
+        """An arithmetic operand in words, grouped where it is itself a sum or a choice."""
         text = self.guard(self.value, node, ctx)
         return self.msg("group", x=text) if isinstance(node, Binary | IfElse) else text
 
     def name_value(self, node: Name, ctx: _Ctx) -> str:
+        """A name's value in words: a loop variable, a scope name, a suit, rank or constant."""
         m = self.msg
         ident = node.id
         t = self.typeof(node, ctx)
@@ -393,6 +403,7 @@ class Words:
         raise _Unphrasable
 
     def call_value(self, node: Call, ctx: _Ctx) -> str:
+        """A call's value in words (``count``, ``sum``, ``max``, ``run``...)."""
         m = self.msg
         f, args = node.func.id, node.args
         if f in ("max", "min") and len(args) >= 2:
@@ -479,6 +490,7 @@ class Words:
         return self.msg("the_cards", mods=self.mods_text(s.mods), where=s.where)
 
     def collection(self, node: Expr, ctx: _Ctx) -> _Set:
+        """A collection of cards, suits or ranks in words, with its filter as modifiers."""
         m = self.msg
         if isinstance(node, Name):
             t = self.typeof(node, ctx)
@@ -500,9 +512,11 @@ class Words:
         return _Set("card", (), m("where.among", np=self.code(node)))
 
     def mods_text(self, mods: tuple[str, ...]) -> str:
+        """Modifiers joined as the language joins them ("of suit coins and worth 7")."""
         return "".join(" " + mod for mod in mods[:1]) + "".join(" " + self.msg("mod_and", x=mod) for mod in mods[1:])
 
     def loop_mods(self, comp: Comprehension, inner: _Ctx) -> tuple[str, ...]:
+        """The modifiers a comprehension's condition gives its range."""
         return self.mods(comp.cond, inner, comp.var.id) if comp.cond is not None else ()
 
     def each(self, comp: Comprehension, ctx: _Ctx) -> str:
@@ -556,6 +570,7 @@ class Words:
         return (m("mod.such_that", x=self.guard(self.clause, node, ctx)),)
 
     def is_subject(self, node: Expr, ctx: _Ctx, var: str | None) -> bool:
+        """Whether ``node`` names the card a filter is about (the loop variable, or ``card``)."""
         if not isinstance(node, Name):
             return False
         if var is not None:
@@ -571,6 +586,7 @@ class Words:
         return None
 
     def join(self, items: list[str]) -> str:
+        """Items in a list as the language writes one ("a, b and c")."""
         if len(items) == 1:
             return items[0]
         return self.msg("list", items=", ".join(items[:-1]), last=items[-1])

@@ -48,6 +48,7 @@ class RandomPlayer:
         self.rng = random.Random(f"piglia/random-player/{seed}")
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
+        """A legal move drawn uniformly at random."""
         return moves[self.rng.randrange(len(moves))]
 
 

@@ -267,6 +267,8 @@ class GreedyPlayer:
         self.seconds = seconds
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
+        """The move of highest value (:func:`move_value`: points now, less what the next seat may take back), on one
+        position dealt from what the seat sees."""
         if len(moves) == 1:
             return moves[0]
         game = game_of(view)

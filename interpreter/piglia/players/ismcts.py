@@ -295,6 +295,9 @@ class IsmctsPlayer:
     # -- deciding ----------------------------------------------------------------------------------------------
 
     def choose(self, view: SeatView, moves: Sequence[Move]) -> Move:
+        """The move the search (:meth:`evaluate`) rates best from what the seat sees: the most visited at the root,
+        or the best valued when the deal's end was solved or the playouts were paired (greedy's choice then kept
+        unless the playouts are ``confidence`` standard errors surer of another)."""
         if len(moves) == 1:
             return moves[0]
         raw = [m.raw for m in moves]
