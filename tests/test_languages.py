@@ -90,10 +90,13 @@ def test_cicera_page_in_its_languages(lang: str) -> None:
         assert "İki ortaklıkta dört oyuncu" in top
 
 
-def test_a_missing_translation_is_said_once_at_the_top() -> None:
-    """Cicera has no Finnish texts: the page says so once, before the (English) description, naming what is
-    shown as written; the common names (suits, ranks) are still Finnish."""
-    page = render_markdown(load_variant("cicera"), "fi")
+def test_a_missing_translation_is_said_once_at_the_top(tmp_path: Path) -> None:
+    """A file of Cicera's rules without its Finnish texts: the page says so once, before the (English)
+    description, naming what is shown as written; the common names (suits, ranks) are still Finnish."""
+    text = (Path(__file__).parents[1] / "variants" / "cicera.yaml").read_text(encoding="utf-8")
+    path = tmp_path / "cicera-home.yaml"  # Cicera's rules, its translations cut off
+    path.write_text(text.split("\ntranslations:")[0].replace("name: cicera", "name: cicera-home"), encoding="utf-8")
+    page = render_markdown(load_variant(str(path)), "fi")
     notes = [line for line in page.splitlines() if line.startswith("> ")]
     assert len(notes) == 1 and page.index(notes[0]) < page.index("Four players") < page.index("## ")
     for what in ("kuvaus", "huomautukset", "`mata`", "`napula`", "`ten_of_coins`"):
@@ -146,12 +149,9 @@ def test_a_misspelt_translation_key_is_a_located_error(tmp_path: Path) -> None:
     assert "bad.yaml:5:" in message and "translations.it" in message and "titel" in message
 
 
-# The languages each built-in is translated into: Italian for all; the Scopa family in the languages of the
-# Scopa source pages (Finnish, Hungarian, Portuguese, Estonian); the Cicera pair in Turkish, its page's language,
-# and Pisti (RULES.md 5.1) in Turkish, its country's. Cassino (issue 11: English and Italian) in Italian.
-SCOPA_FAMILY = ("it", "fi", "hu", "pt", "et")
-REQUIRED: dict[str, tuple[str, ...]] = {n: SCOPA_FAMILY for n in builtin_names() if not n.startswith("cicera")}
-REQUIRED.update({"cicera": ("it", "tr"), "cicera-traditional": ("it", "tr"), "pisti": ("it", "tr"), "cassino": ("it",)})
+# Every built-in speaks every language of the pages and the table throughout: a person who chose Turkish or
+# Hungarian at the web table plays any game in it, with no rule text or name left in English.
+REQUIRED: dict[str, tuple[str, ...]] = {n: tuple(lang for lang in SEVEN if lang != "en") for n in builtin_names()}
 
 
 @pytest.mark.parametrize("name", sorted(REQUIRED))
@@ -187,3 +187,24 @@ def test_a_rewritten_reason_is_not_shown_in_its_old_translation(tmp_path: Path) 
     assert texts.reason("redeal") == "three kings or more" and texts.missing() == ["reasons"]
     assert "i motivi" in render_markdown(load_variant(ref), "it").split("## ")[0]
     assert VariantTexts(load_variant("scopa"), "it").reason("redeal") == "tre o più re sul tavolo iniziale"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in SEVEN if lang not in ("en", "pt")])
+def test_a_french_decks_clubs_are_never_named_as_the_italian_decks(lang: str) -> None:
+    """The catalogs' `clubs` is the Italian deck's suit (bastoni, nuijat, botok, nuiad, sopa: docs/language.md,
+    translations); a built-in of French cards names its clubs itself (fiori, risti, treff, risti, sinek), so no
+    page or table shows a French deck with an Italian suit. (Portuguese says paus for both.)"""
+    italian = load_catalog(lang).messages["name.clubs"]
+    french = [n for n in builtin_names() if {"diamonds", "clubs"} <= {s.name for s in load_variant(n).deck.suits}]
+    assert len(french) >= 8  # basra, cassino, chkobba, cirulla, pisti, scopa-french, scopa-numerals, tablanette
+    named = {n: VariantTexts(load_variant(n), lang).name("clubs") for n in french}
+    assert [n for n, word in named.items() if word == italian] == [], (lang, italian)
+
+
+def test_a_kind_named_in_a_condition_is_named_in_the_pages_language() -> None:
+    """Scopa d'Assi's sweep scores unless the capture is the asso's (`kind != "ace"`, RULES.md F3): the page
+    names that kind as the file translates it (the string was shown as the file wrote it, in every language)."""
+    variant = load_variant("scopa-d-assi")
+    italian = render_markdown(variant, "it")
+    assert "«asso piglia tutto»" in italian and "«ace»" not in italian
+    assert "“ace”" in render_markdown(variant, "en")

@@ -236,8 +236,9 @@ class _Page:
         self.v = variant
         self.texts = texts
         self.catalog: Catalog = texts.msg
-        # Names and quoted strings reach the page through the phrased expressions too: Words gets escaped ones.
-        self.words = Words(variant.deck, self.words_msg, self.name)
+        # Names reach the page through the phrased expressions too (a string literal is a kind's name, phrased
+        # through the same function): Words gets escaped ones.
+        self.words = Words(variant.deck, self.catalog, self.name)
         self.lines: list[str] = []
         layouts = [p.teams for p in variant.players_by_count.values()]
         if all(all(len(t) == 1 for t in teams) for teams in layouts):
@@ -261,13 +262,6 @@ class _Page:
 
     def cards(self, indexes: Sequence[int]) -> str:
         return self.words.join([self.card(c) for c in indexes]) if indexes else self.msg("nothing")
-
-    def words_msg(self, key: str, /, **fields: Any) -> str:
-        """The catalog as :class:`Words` reads it, with a string literal of an expression (``kind == "..."``,
-        phrased by the ``quote`` message) made Markdown that shows it as written: it is rule-file text."""
-        if key == "quote":
-            fields = {**fields, "x": md_literal(fields["x"], code=False)}
-        return self.catalog(key, **fields)
 
     def msg(self, key: str, /, **fields: Any) -> str:
         """The catalog's text for ``key``, else a plugin mechanic's own (mechanics phrase through the page)."""

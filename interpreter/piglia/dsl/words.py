@@ -330,8 +330,8 @@ class Words:
         m = self.msg
         if isinstance(node, IntLit):
             return str(node.value)
-        if isinstance(node, StrLit):
-            return m("quote", x=node.value)
+        if isinstance(node, StrLit):  # a capture kind's name (the language's only texts): in the page's words
+            return m("quote", x=self.name(node.value))
         if isinstance(node, BoolLit):
             return m("true" if node.value else "false")
         if isinstance(node, CardOf):
