@@ -150,6 +150,10 @@ def instant_win(state: State, team: int) -> bool:
     state.winner = team
     state.end_reason = (Reason.INSTANT_WIN, match.instant_reason)
     state._log(MatchEnd(list(state.totals), team, match.instant_reason))
+    # The deal ends here too, cut short (or closed, by its leftover): whoever folds deals as they end sees it, as
+    # a record counts its plays (statistics counted the cut deal's plays but not the deal)
+    if state.observer is not None:
+        state.observer(state)
     return True
 
 
@@ -239,8 +243,6 @@ def end_deal(state: State) -> None:
         )
     # An instant win by the leftover still closes the deal (awards, totals) before the match ends.
     if leftover_team is not None and instant_win(state, leftover_team):
-        if state.observer is not None:
-            state.observer(state)
         return
     if over:
         state.over = True

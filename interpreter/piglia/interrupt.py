@@ -3,7 +3,7 @@
 A run (simulate, tournament, compare) installs :class:`StopOnSignals` around its loop. The first signal only sets
 a flag; the loops call :func:`check` between moves (not only between matches: one match may be long) and raise
 :class:`Interrupted`, which the run turns into the statistics of what finished. A second Ctrl-C raises
-``KeyboardInterrupt`` at once, wherever the run is. Statistics count whole matches (and the deals finished); a
+``KeyboardInterrupt`` at once, wherever the run is. Statistics count whole matches only; a
 record only ever holds whole matches (see :mod:`piglia.recordio`).
 """
 

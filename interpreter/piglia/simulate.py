@@ -67,13 +67,17 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
     first_leader = state.to_move
     randrange = randbelow(random.Random(f"piglia/random-play/{seed}"))  # rng.randrange(n), the same draws
     # the moves raw_moves()[randrange(n)] would give, each built alone, picked and played in one loop
-    plays = state.play_out(randrange, watcher.summary.branching)
-    watcher.summary.plays += plays
+    branching: dict[int, int] = {}
+    plays = state.play_out(randrange, branching)
     if record is not None:  # written before the match is counted: a match the record lacks is not counted either
         assert state.events is not None
         text = io.StringIO()
         write_events(state.events, text)
         record.write(text.getvalue())
+    summary = watcher.summary
+    summary.plays += plays
+    for n, turns in branching.items():
+        summary.branching[n] = summary.branching.get(n, 0) + turns
     watcher.end_match(state, first_dealer, first_leader)
 
 

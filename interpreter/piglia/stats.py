@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from piglia.events import DealEnd, Declare, MatchEnd, Opening, Play, RecordEvent, event_from_json
+from piglia.events import Deal, DealEnd, Declare, MatchEnd, Opening, Play, RecordEvent, event_from_json
 from piglia.outcome import Reason
 from piglia.state import Game, State
 
@@ -52,20 +52,33 @@ def _moments(counter: Counter) -> tuple[int, float, float]:
     return n, mean, math.sqrt(var)
 
 
-def _mean_ci(n: int, total: int, squares: int) -> tuple[float, float, float]:
-    """Mean and its normal 95% interval from a count, a sum and a sum of squares."""
+def _mean_ci(n: int, total: int, squares: int) -> tuple[float, float | None, float | None]:
+    """Mean and its normal 95% interval from a count, a sum and a sum of squares; no interval (None, None)
+    from fewer than two values: one value tells nothing of the spread (it read as an interval of width 0)."""
     if n == 0:
-        return 0.0, 0.0, 0.0
+        return 0.0, None, None
     mean = total / n
-    var = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    if n < 2:
+        return mean, None, None
+    var = max(squares / n - mean * mean, 0.0) * n / (n - 1)
     half = 1.96 * math.sqrt(var / n)
     return mean, mean - half, mean + half
 
 
-def _strict_leader(points: Iterable[int]) -> int | None:
+def _strict_leader(points: Iterable[int], lower_is_better: bool = False) -> int | None:
+    """The side alone in the lead (the most points, or the fewest where fewest wins), or None on a tie."""
     values = list(points)
-    best = max(values)
+    best = min(values) if lower_is_better else max(values)
     return values.index(best) if values.count(best) == 1 else None
+
+
+def _margin(totals: Sequence[int], winner: int, lower_is_better: bool) -> int:
+    """How far the winner finished ahead of the best of the others, in the variant's sense (negative when an
+    instant win came from behind); with one side, its total."""
+    others = [t for i, t in enumerate(totals) if i != winner]
+    if not others:
+        return totals[winner]
+    return min(others) - totals[winner] if lower_is_better else totals[winner] - max(others)
 
 
 @dataclass
@@ -179,9 +192,12 @@ class Summary:
         The events are typed (:mod:`piglia.events`) or, as read from a record file, their JSON objects.
         """
         self.matches += 1
+        team_of = {seat: t for t, seats in enumerate(self.teams) for seat in seats}
         scored_in_deal: dict[str, int] = {}
         nonzero: set[str] = set()
         plays = 0
+        open_deal = False  # a deal dealt and not closed: an instant win cuts it short, with no deal_end
+        so_far = [0] * len(self.teams)  # its points so far (a cut deal's points are its bonuses')
         for item in events:
             e = item if isinstance(item, RecordEvent) else event_from_json(item)
             if isinstance(e, Play):
@@ -189,25 +205,36 @@ class Summary:
                 plays += 1
                 for b in e.bonuses:
                     self._score(b["name"], "bonus", b["points"], scored_in_deal, nonzero)
+                    so_far[team_of[e.player]] += b["points"]
             elif isinstance(e, (Opening, Declare)):  # a bonus on the opening table, a declared hand
                 self._score(e.name, "bonus", e.points, scored_in_deal, nonzero)
+                so_far[team_of[e.player]] += e.points
+            elif isinstance(e, Deal):
+                open_deal = True
+                so_far = [0] * len(self.teams)
             elif isinstance(e, DealEnd):
-                self.deals += 1
-                _count(self.deal_length, plays)
-                plays = 0
+                open_deal = False
                 for a in e.awards:
                     self._score(a["name"], "award", a["points"], scored_in_deal, nonzero)
-                for t, p in enumerate(e.points):
-                    self.points[t] += p
-                    self.points_squares[t] += p * p
-                    _count(self.deal_points[t], p)
-                self._close_deal(scored_in_deal, nonzero)
+                self._add_deal(plays, e.points, scored_in_deal, nonzero)
+                plays = 0
             elif isinstance(e, MatchEnd):
+                if open_deal:  # cut short by an instant win: a deal all the same, as the simulation counts it
+                    self._add_deal(plays, so_far, scored_in_deal, nonzero)
                 if e.winner is None:
                     self.draws += 1
                     self.stopped += e.reason == "deal limit"
                 else:
                     self.wins[e.winner] += 1
+
+    def _add_deal(self, plays: int, points: Sequence[int], in_deal: dict[str, int], nonzero: set[str]) -> None:
+        self.deals += 1
+        _count(self.deal_length, plays)
+        for t, p in enumerate(points):
+            self.points[t] += p
+            self.points_squares[t] += p * p
+            _count(self.deal_points[t], p)
+        self._close_deal(in_deal, nonzero)
 
     def _score(self, name: str, kind: str, points: int, in_deal: dict[str, int], nonzero: set[str]) -> None:
         if name not in self.by_name:
@@ -326,38 +353,67 @@ def _keyed(counter: Counter) -> dict[str, int]:
     return {str(k): counter[k] for k in sorted(counter)}
 
 
+class _DealSeen(NamedTuple):
+    """What the statistics read of a deal as it ends, kept until its match ends (see :class:`Watcher`)."""
+
+    plays: int
+    scores: tuple[tuple[str, int | None, int], ...]  # state.deal_scores
+    points: tuple[int, ...]  # the deal's points per team
+    leader_seat: int  # the seat that led the deal
+    dealer: int
+    totals: tuple[int, ...]  # the match's totals after it
+    deal_no: int
+    reason: Reason | None  # why the match ended with it; None when it went on
+
+
 class Watcher:
-    """Folds each deal into a summary as it ends (the state's ``observer``), and each match when it ends."""
+    """Folds each deal into a summary (the state's ``observer``), and each match when it ends.
+
+    A deal is noted as it ends and folded when its match ends: a run stopped (Ctrl-C, a signal, a record that
+    cannot be written) in the midst of a match gives the summary of the whole matches before it, which the
+    deals of the cut match would otherwise have skewed (its deals counted, its plays and its end not).
+    """
 
     def __init__(self, summary: Summary, game: Game) -> None:
         self.summary = summary
         self.game = game
         self.team_of = game.players.team_of
         self.lead_offset = game.players.lead_offset
-        self.leader: int | None = None
-        self.changes = 0
-        self.deals_in_match = 0
-        self.first_deal_leader: int | None = None
+        self.lower_is_better = game.variant.match.lower_is_better
+        self.seen: list[_DealSeen] = []  # the deals of the match under way
 
     def new_match(self) -> None:
-        """Start watching a new match (its deals are folded as they end)."""
-        self.leader = None
-        self.changes = 0
-        self.deals_in_match = 0
-        self.first_deal_leader = None
+        """Start watching a new match (a match left unfinished is dropped)."""
+        self.seen = []
 
     def __call__(self, state: State) -> None:
+        plays = state.plays
+        leader_seat = plays[0][0] if plays else (state.dealer + self.lead_offset) % len(self.team_of)
+        self.seen.append(
+            _DealSeen(
+                len(plays),
+                tuple(state.deal_scores),
+                tuple(state.deal_points),
+                leader_seat,
+                state.dealer,
+                tuple(state.totals),
+                state.deal_no,
+                state.end_reason[0] if state.over and state.end_reason is not None else None,
+            )
+        )
+
+    def _fold_deal(self, deal: _DealSeen, winner: int | None) -> int | None:
+        """Fold one deal of a finished match; the side alone in the lead of the match after it."""
         s = self.summary
         team_of = self.team_of
+        lower = self.lower_is_better
         s.deals += 1
-        self.deals_in_match += 1
-        plays = len(state.plays)
-        _count(s.deal_length, plays)
+        _count(s.deal_length, deal.plays)
         # Per-name points of this deal; which names scored (a name scores when one of its entries is not 0).
         in_deal: dict[str, int] = {}
         nonzero: set[str] = set()
         last_award: tuple[int, int] | None = None  # (team, points) of the last award that scored
-        for name, team, points in state.deal_scores:
+        for name, team, points in deal.scores:
             if name not in s.by_name:
                 s.by_name[name] = ScoreStats("award" if team is None or points == 0 else "bonus")
             in_deal[name] = in_deal.get(name, 0) + points
@@ -366,59 +422,67 @@ class Watcher:
                 if s.by_name[name].kind == "award" and team is not None:
                     last_award = (team, points)
         s._close_deal(in_deal, nonzero)
-        deal_points = state.deal_points
+        deal_points = deal.points
         for t, p in enumerate(deal_points):
             s.points[t] += p
             s.points_squares[t] += p * p
             _count(s.deal_points[t], p)
-        top = _strict_leader(deal_points)
+        top = _strict_leader(deal_points, lower)
         if top is None:
             s.tied_deals += 1
         else:
-            leader_seat = state.plays[0][0] if state.plays else (state.dealer + self.lead_offset) % len(team_of)
-            if top == team_of[leader_seat]:
+            if top == team_of[deal.leader_seat]:
                 s.leader_deal_wins += 1
-            if top == team_of[state.dealer]:
+            if top == team_of[deal.dealer]:
                 s.dealer_deal_wins += 1
         if last_award is not None:
             without = list(deal_points)
             without[last_award[0]] -= last_award[1]
-            if _strict_leader(without) != top:
+            if _strict_leader(without, lower) != top:
                 s.decided_by_last_award += 1
-        totals = state.totals
-        leader = _strict_leader(totals)
-        if self.deals_in_match == 1:
-            self.first_deal_leader = leader
-        if leader is not None:
-            if self.leader is not None and leader != self.leader:
-                self.changes += 1
-            self.leader = leader
-        ended_by_score = state.over and self.game.variant.match.winner(totals, state.deal_no) == (True, state.winner)
-        if ended_by_score and last_award is not None:
-            without = list(totals)
+        # The match ended by its totals with this deal (an instant win ends it whatever the totals say)
+        match = self.game.variant.match
+        if (
+            last_award is not None
+            and deal.reason not in (None, Reason.INSTANT_WIN)
+            and match.winner(deal.totals, deal.deal_no) == (True, winner)
+        ):
+            without = list(deal.totals)
             without[last_award[0]] -= last_award[1]
-            if self.game.variant.match.winner(without, state.deal_no) != (True, state.winner):
+            if match.winner(without, deal.deal_no) != (True, winner):
                 s.matches_decided_by_last_award += 1
+        return _strict_leader(deal.totals, lower)
 
     def end_match(self, state: State, first_dealer: int, first_leader: int) -> None:
-        """Fold a finished match: its winner, length, and who dealt and led first."""
+        """Fold a finished match: its deals, its winner, length, and who dealt and led first."""
         s = self.summary
-        s.matches += 1
-        _count(s.match_length, self.deals_in_match)
-        _count(s.lead_changes, self.changes)
         winner = state.winner
+        leader: int | None = None
+        changes = 0
+        first_deal_leader: int | None = None
+        for i, deal in enumerate(self.seen):
+            now = self._fold_deal(deal, winner)
+            if i == 0:
+                first_deal_leader = now
+            if now is not None:
+                if leader is not None and now != leader:
+                    changes += 1
+                leader = now
+        s.matches += 1
+        _count(s.match_length, len(self.seen))
+        _count(s.lead_changes, changes)
+        self.seen = []
         if winner is None:
             s.draws += 1
             s.stopped += state.end_reason is not None and state.end_reason[0] is Reason.DEAL_LIMIT
         else:
             s.wins[winner] += 1
-            totals = sorted(state.totals, reverse=True)
-            _count(s.margins, totals[0] - totals[1] if len(totals) > 1 else totals[0])
+            _count(s.margins, _margin(state.totals, winner, self.lower_is_better))
             if winner == self.team_of[first_dealer]:
                 s.first_dealer_match_wins += 1
             if winner == self.team_of[first_leader]:
                 s.first_leader_match_wins += 1
-        if self.first_deal_leader is not None:
+        if first_deal_leader is not None:
             s.first_deal_had_leader += 1
-            if winner == self.first_deal_leader:
+            if winner == first_deal_leader:
                 s.first_deal_leader_won += 1

@@ -11,9 +11,14 @@ __all__ = ["plot_summary"]
 
 
 def _bars(ax: Any, counts: dict[str, int], label: str, offset: float = 0.0, width: float = 0.8) -> None:
+    """A share per whole value, the bar centred ``offset`` off the value's tick; whole-number ticks only (the
+    values are counts: a tick at 2.5 deals means nothing)."""
+    from matplotlib.ticker import MaxNLocator
+
     total = max(sum(counts.values()), 1)
     xs = [int(k) + offset for k in counts]
     ax.bar(xs, [v / total for v in counts.values()], width=width, label=label)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
 
 
 def image_formats() -> dict[str, str]:
@@ -41,7 +46,9 @@ def plot_summary(summary: Summary, variant: Variant, image_format: str = "png") 
     teams = data["teams"]
     width = 0.8 / max(len(teams), 1)
     for i, t in enumerate(teams):
-        _bars(ax, t["deal_points"], f"team {t['team']} (seats {','.join(map(str, t['seats']))})", i * width, width)
+        # the teams' bars side by side, the group centred on the value's tick
+        offset = (i - (len(teams) - 1) / 2) * width
+        _bars(ax, t["deal_points"], f"team {t['team']} (seats {','.join(map(str, t['seats']))})", offset, width)
     ax.set_title("Points per deal")
     ax.set_xlabel("points in a deal")
     ax.set_ylabel("share of deals")
@@ -55,7 +62,7 @@ def plot_summary(summary: Summary, variant: Variant, image_format: str = "png") 
     ax.set_yticks(list(ys), [s["name"] for s in scoring])
     ax.invert_yaxis()
     ax.set_title("Awards and bonuses")
-    ax.legend()
+    ax.legend(loc="best")  # where it hides the fewest bars (the default for axes; said, as it matters here)
 
     ax = axes[1][0]
     _bars(ax, data["match_length"]["counts"], "matches")

@@ -153,8 +153,10 @@ def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[
         return simulate(variant, progress=tick, **options)
 
 
-def _ci(bounds: list[float], pct: bool = True) -> str:
+def _ci(bounds: list[float | None], pct: bool = True) -> str:
     low, high = bounds
+    if low is None or high is None:  # one deal tells nothing of the spread
+        return "-"
     return f"{low:.1%}-{high:.1%}" if pct else f"{low:.3f}-{high:.3f}"
 
 
