@@ -131,6 +131,11 @@ def test_compare_marks_a_real_difference_and_not_a_non_difference(
     # The 7 of coins is won in every deal under both rule sets: no difference to find.
     assert not rows["settebello: scored in (share of deals)"]["significant"]
     assert "Holm" in data["test"]
+    # The turns of a deal are not independent samples: legal moves per turn are shown, not tested (a test that
+    # took them as independent marked differences between a variant and itself with another seed)
+    moves = rows["legal moves per turn"]
+    assert moves["p"] is None and moves["p_holm"] is None and moves["significant"] is False
+    assert moves["a"] > 1 and moves["b"] > 1
 
 
 def test_simulate_json_has_the_designer_statistics(capsys: pytest.CaptureFixture[str]) -> None:
