@@ -13,6 +13,7 @@ import resource
 import signal
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -370,3 +371,36 @@ def test_ctrl_c_while_waiting_for_a_cluster(tmp_path: Path, server: tuple[socket
 
 def test_environment_is_what_the_cases_assume() -> None:
     assert env()["PYTHONPATH"].endswith("interpreter")
+
+
+def test_a_move_that_never_ends_is_cut_a_while_after_sigterm(tmp_path: Path) -> None:
+    """A stop is noticed between moves; a move that never ends (a plugin's endless loop) kept the run alive after
+    SIGTERM for ever, as nobody sends SIGTERM twice. The run is now cut where it stands after
+    ``CUT_AFTER_SECONDS`` (here 1), as a second Ctrl-C cuts it; a run that stops in time is never cut."""
+    script = (
+        "import sys, time\n"
+        "from piglia import interrupt\n"
+        "interrupt.CUT_AFTER_SECONDS = 1.0\n"
+        "with interrupt.StopOnSignals():\n"
+        "    print('ready', flush=True)\n"
+        "    try:\n"
+        "        while True:\n"
+        "            time.sleep(0.01)  # a move that never reads the stop flag\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('cut', flush=True)\n"
+        "with interrupt.StopOnSignals():\n"  # a run that ends in time: no cut comes after it
+        "    time.sleep(0.1)\n"
+        "time.sleep(1.5)\n"
+        "print('ended', flush=True)\n"
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env()
+    )
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    try:
+        out, err, took = stop(proc, signal.SIGTERM)
+    finally:
+        proc.kill()  # without the cut it runs for ever
+    assert out.split() == ["cut", "ended"], err
+    assert 1.0 <= took < 1.0 + 1.5 + STOP_WITHIN and proc.returncode == 0

@@ -58,9 +58,16 @@ def exit_status() -> int:
     return 128 + (_FLAG.signum or signal.SIGINT)
 
 
+# A stop is noticed between moves. A move that does not end (a plugin's endless loop, a search on a table far
+# bigger than a game's) would keep the run alive for ever after SIGTERM, which nobody sends twice: this long after
+# the first signal, the run is cut where it stands, as a second Ctrl-C cuts it (the summary of what finished).
+CUT_AFTER_SECONDS = 10.0
+
+
 class StopOnSignals:
-    """While active (in the main thread), SIGINT, SIGTERM and SIGHUP set the stop flag; a second SIGINT raises
-    ``KeyboardInterrupt`` at once. Elsewhere than in the main thread it does nothing (signals go to it)."""
+    """While active (in the main thread), SIGINT, SIGTERM and SIGHUP set the stop flag; a second signal, or
+    :data:`CUT_AFTER_SECONDS` without the run stopping, raises ``KeyboardInterrupt`` wherever the run is. Elsewhere
+    than in the main thread it does nothing (signals go to it)."""
 
     def __init__(self) -> None:
         self._old: dict[int, Any] = {}
@@ -78,11 +85,20 @@ class StopOnSignals:
         return self
 
     def _press(self, signum: int, frame: FrameType | None) -> None:
-        if _FLAG.signum is not None and signum == signal.SIGINT:
+        if _FLAG.signum is not None:
             raise KeyboardInterrupt
         _FLAG.signum = signum
+        if hasattr(signal, "setitimer"):  # POSIX: the cut, should the run not stop by itself
+            self._old.setdefault(signal.SIGALRM, signal.signal(signal.SIGALRM, self._cut))
+            signal.setitimer(signal.ITIMER_REAL, CUT_AFTER_SECONDS)
+
+    @staticmethod
+    def _cut(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if getattr(signal, "SIGALRM", None) in self._old:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # the run ended in time: no cut
         for sig, old in self._old.items():
             signal.signal(sig, old)
         self._old.clear()
