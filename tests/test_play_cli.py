@@ -386,3 +386,21 @@ def test_a_terminal_shows_who_is_thinking_and_piped_output_stays_plain(
     assert "Opponent (greedy) is playing…" in texts[True] and "The coach is thinking…" in texts[True]
     assert "is playing…" not in texts[False] and "is thinking…" not in texts[False]
     assert "End of deal 1" in texts[False]
+
+
+def test_the_replay_command_shown_after_a_game_of_a_rule_file_works(tmp_path: Path) -> None:
+    """A rule file whose name is not its file's: the record names the variant, which replay cannot find by itself,
+    so the command shown says --variant (it failed with "no variant named 'house'")."""
+    import shlex
+
+    (tmp_path / "my-rules.yaml").write_text("name: house\nextends: scopa\nmatch: {target: 1}\n", encoding="utf-8")
+    result = run_piglia("play", "my-rules.yaml", "--seed", "2", "--opponents", "random", "--record", "h.jsonl",
+                        stdin="1\n" * 300, cwd=tmp_path)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    command = re.search(r"\(check it with: (piglia replay .*)\)", result.stdout)
+    assert command is not None and "--variant my-rules.yaml" in command.group(1)
+    replay = run_piglia(*shlex.split(command.group(1))[1:], cwd=tmp_path)
+    assert replay.returncode == 0 and "ok" in replay.stdout, replay.stdout + replay.stderr
+    from piglia.cli.play import replay_command
+
+    assert replay_command(Path("s.jsonl"), "scopa") == "piglia replay s.jsonl"  # a built-in is found by its name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shlex
 import signal
 import sys
 from contextlib import AbstractContextManager, nullcontext
@@ -26,6 +27,7 @@ from piglia.players.knowledge import play_bonuses
 from piglia.reasons import refusal
 from piglia.record import dump_event
 from piglia.recordio import RecordFile, RecordWriteError
+from piglia.spec import builtin_names
 from piglia.state import Game, State
 from piglia.texts import VariantTexts, untranslated_note
 
@@ -466,8 +468,15 @@ def run(args: argparse.Namespace) -> int:
     if not finished:
         out.print(m("play.stopped", path=escape(str(path))))
     else:
-        out.print(m("play.saved", path=escape(str(path))))
+        out.print(m("play.saved", path=escape(str(path)), command=escape(replay_command(path, args.variant))))
     return 0
+
+
+def replay_command(path: Path, variant: str) -> str:
+    """The command that checks the record: a rule file is named with --variant (a record names its variant, and
+    replay finds only a built-in, or a file of that very name beside it)."""
+    command = f"piglia replay {shlex.quote(str(path))}"
+    return command if variant in builtin_names() else f"{command} --variant {shlex.quote(variant)}"
 
 
 def register(sub: Any) -> None:
