@@ -287,9 +287,12 @@ def test_play_refuses_an_unknown_language(tmp_path: Path) -> None:
 
 
 def test_play_says_once_what_the_rule_file_does_not_translate(tmp_path: Path) -> None:
-    """Cicera has no Finnish names for its bonuses and awards: the game says so at the start, once."""
-    out = run_piglia("play", "cicera", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
-                     cwd=tmp_path).stdout  # fmt: skip
+    """Cicera's rules without their Finnish texts (its names for its bonuses and awards): the game says so at the
+    start, once."""
+    text = (Path(__file__).parents[1] / "variants" / "cicera.yaml").read_text(encoding="utf-8")
+    (tmp_path / "cicera-home.yaml").write_text(text.split("\ntranslations:")[0], encoding="utf-8")
+    out = run_piglia("play", "cicera-home.yaml", "--lang", "fi", "--seed", "2", "--opponents", "random",
+                     stdin="q\n", cwd=tmp_path).stdout  # fmt: skip
     notes = [line for line in out.splitlines() if line.startswith("Sääntötiedostossa ei ole")]
     assert len(notes) == 1 and "picada" in notes[0] and "napula" in notes[0]
     full = run_piglia("play", "scopa", "--lang", "fi", "--seed", "2", "--opponents", "random", stdin="q\n",
