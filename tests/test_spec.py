@@ -252,3 +252,21 @@ def test_an_error_in_an_inherited_value_says_the_file_s_changes_cause_it(tmp_pat
     # an error in the file's own text is as it was
     own = one_error(write(tmp_path, "name: x\nextends: scopa\nmatch: {target: none}\n", "own.yaml"))
     assert "inherited" not in own.message
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ("bonuses: {scopa: {points: 1.0}}", "bonuses.scopa.points"),
+        ("bonuses: {scopa: {points: !!float 1}}", "bonuses.scopa.points"),
+        ("match: {target: 11.0}", "match.target"),
+        ("match: {target: 1.1e+1}", "match.target"),
+        ("players: {count: 2.0}", "players.count"),
+        ("capture: {kinds: {sum: {type: sum, max_cards: 2.0}}}", "capture.kinds.sum.max_cards"),
+    ],
+)
+def test_a_whole_number_written_as_a_float_is_refused_where_it_stands(tmp_path: Path, text: str, where: str) -> None:
+    """JSON Schema counts 1.0 as an integer: `points: 1.0` validated, then stopped every command with an internal
+    error, and `target: 11.0` put "match to 11.0" on the rules page. A whole number is written as one."""
+    error = one_error(write(tmp_path, f"name: floaty\nextends: scopa\n{text}\n"))
+    assert error.line == 3 and where in error.format() and "expected a whole number" in error.format()

@@ -70,7 +70,14 @@ def _validator() -> jsonschema.protocols.Validator:
 def _validator_of(_generation: int) -> jsonschema.protocols.Validator:
     import jsonschema  # here: a run whose rule files are all in the cache of checked files never needs it
 
-    cls = jsonschema.validators.validator_for(schema())
+    base = jsonschema.validators.validator_for(schema())
+    # JSON Schema counts 1.0 as an integer, and YAML reads `11.0`, `1.1e+1` or `!!float 1` as that float: it then
+    # reached the engine as a float (an internal error in points, "match to 11.0" on the rules page). A whole
+    # number is an int here, never a float (nor a bool, which JSON Schema already keeps apart).
+    whole = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    cls = jsonschema.validators.extend(base, type_checker=whole)
     validator: jsonschema.protocols.Validator = cls(schema())
     return validator
 
