@@ -270,3 +270,38 @@ def test_a_whole_number_written_as_a_float_is_refused_where_it_stands(tmp_path: 
     error, and `target: 11.0` put "match to 11.0" on the rules page. A whole number is written as one."""
     error = one_error(write(tmp_path, f"name: floaty\nextends: scopa\n{text}\n"))
     assert error.line == 3 and where in error.format() and "expected a whole number" in error.format()
+
+
+BIG_COINS = """deck:
+  suits:
+    - {name: coins, id: d, props: {big: 999999999999999999}}
+    - {name: cups, id: c, props: {big: 2}}
+    - {name: swords, id: s, props: {big: 3}}
+    - {name: clubs, id: b, props: {big: 4}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        ('awards:\n  weird: {score: "sum(sum(c.value * s.big for c in pile) for s in suits)"}', "awards.weird.score"),
+        ('deal:\n  replace: {when: "big * value > 100", reason: x}', "deal.replace.when"),
+        ('builds: {cards: "big * value > 100"}', "builds.cards"),
+        (
+            'declarations: {wild: "big * value > 100", hands: {t: {points: 1, when: "empty(hand)"}}}',
+            "declarations.wild",
+        ),
+        (
+            'capture:\n  kinds: {match: null, sum: null, pile: {type: pile, on_top: "top.big * played.big > 100"}}\n'
+            "  priority: [pile]",
+            "capture.kinds.pile.on_top",
+        ),
+    ],
+)
+def test_a_limit_met_when_the_rules_load_is_the_files_mistake_where_it_stands(
+    tmp_path: Path, text: str, where: str
+) -> None:
+    """A product past 18 digits found while compiling a loop, or while asking a card condition of every card,
+    was an internal error with no place; it is located at the expression, as a plain product already was."""
+    error = one_error(write(tmp_path, f"name: big\nextends: scopa\n{BIG_COINS}{text}\n"))
+    assert where in error.format() and "18 digits" in error.format() and error.line >= 8

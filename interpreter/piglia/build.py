@@ -18,7 +18,7 @@ from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
 from piglia.costs import check_deal_cost
 from piglia.dsl import Compiled, T, compile_expr, nodes
 from piglia.dsl.nodes import conjuncts
-from piglia.errors import DslError, SpecError, did_you_mean
+from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
 from piglia.mechanics.base import Quantity
 from piglia.mechanics.bonuses import build_trigger
@@ -156,6 +156,16 @@ class VariantBuilder:
         except DslError as exc:
             self.errors.append(self.where.at_offset(path, exc.offset, exc.message))
             raise _Failed() from None
+        except PigliaError as exc:  # a limit met while folding constants (a product past 18 digits, in a loop)
+            raise self.fail(path, str(exc)) from None
+        if bare_card is not None:
+            # A card condition is asked of every card of the deck when the rules load (replace, wild, builds...):
+            # asked here, one that cannot be evaluated on some card is the file's mistake, said where it is written.
+            try:
+                for c in range(len(self.deck)):
+                    compiled.fn(CardEnv(c, c))
+            except PigliaError as exc:
+                raise self.fail(path, f"cannot be evaluated on every card: {exc}") from None
         return compiled
 
     def points(self, path: Path, value: Any, scope: Mapping[str, T]) -> Expr:

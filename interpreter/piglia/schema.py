@@ -77,7 +77,7 @@ def _validator_of(_generation: int) -> jsonschema.protocols.Validator:
     whole = base.TYPE_CHECKER.redefine(
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
     )
-    cls = jsonschema.validators.extend(base, type_checker=whole)
+    cls = jsonschema.validators.extend(base, type_checker=whole)  # type: ignore[no-untyped-call]
     validator: jsonschema.protocols.Validator = cls(schema())
     return validator
 

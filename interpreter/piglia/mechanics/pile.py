@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 
 from piglia.contexts import PileEnv
 from piglia.dsl import Compiled, T
+from piglia.errors import PigliaError
 from piglia.mechanics.base import Page, register_mechanic
-from piglia.mechanics.capture import Capture, KindInputs, KindMechanic
+from piglia.mechanics.capture import Capture, KindInputs, KindMechanic, KindOptionError
 
 __all__ = ["TOP_SCOPE", "PileKind", "top_of"]
 
@@ -60,10 +61,13 @@ class PileKind(KindMechanic):
         self.on_top: Compiled | None = compiled if isinstance(compiled, Compiled) else None
         # [played][top]: may the played card take a pile with this top card? (None: not with this kind)
         on_top = self.on_top
-        self._ok: tuple[tuple[bool, ...] | None, ...] = tuple(
-            tuple(on_top is None or bool(on_top.fn(PileEnv(p, t))) for t in range(n)) if inp.played_ok[p] else None
-            for p in range(n)
-        )
+        try:
+            self._ok: tuple[tuple[bool, ...] | None, ...] = tuple(
+                tuple(on_top is None or bool(on_top.fn(PileEnv(p, t))) for t in range(n)) if inp.played_ok[p] else None
+                for p in range(n)
+            )
+        except PigliaError as exc:  # a limit met on some pair of cards: the file's mistake, at on_top
+            raise KindOptionError("on_top", f"cannot be evaluated on every played and top card: {exc}") from None
         self._takes_ok = inp.takes_ok
         # per played card: may it take any card (no ``cards`` filter stops it)? Then the pile is not read card
         # by card (a pile grows large, and this is asked for every card of every hand)
