@@ -672,6 +672,27 @@ def test_a_match_past_an_engine_limit_stops_with_the_message_never_a_server_erro
     assert stopped >= 4
 
 
+def test_a_bonus_past_a_limit_on_the_persons_moves_stops_the_match_never_a_server_error(client: TestClient) -> None:
+    """A bonus whose score passes 18 digits once the pile holds a few cards: marking the person's moves with what
+    they score met the limit, and every answer about the match was a 500 (its moves too)."""
+    grows = " * ".join(["(count(pile) + 10)"] * 18)
+    rules = f'name: growing\nextends: scopa\nbonuses:\n  scopa: {{points: "1 if {grows} > 0 else 2"}}\n'
+    r = client.post("/api/games", json={"rules": rules, "rules_name": "growing.yaml", "seed": 1, "opponents": "random"})
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    game = client.get(f"/api/games/{game_id}").json()
+    for _ in range(40):
+        if game["stopped"] is not None or game["finished"]:
+            break
+        r = client.post(f"/api/games/{game_id}/moves", json={"move": 0})
+        assert r.status_code == 200, r.text
+        game = r.json()
+    assert game["stopped"] is not None and "18 digits" in game["stopped"]
+    assert game["legal_moves"] == [] and game["to_move"] is None
+    assert client.get(f"/api/games/{game_id}").status_code == 200
+    assert client.post(f"/api/games/{game_id}/moves", json={"move": 0}).status_code == 409
+
+
 # -- the page's own needs ---------------------------------------------------------------------------------
 
 

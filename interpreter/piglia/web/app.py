@@ -186,12 +186,19 @@ def game_json(session: GameSession, since: int = 0, lang: str | None = None) -> 
         }
     match = game.variant.match
     playing = not finished and session.stopped is None
+    marks: list[dict[str, Any]] = []
+    if playing and view.to_move == seat:
+        try:
+            marks = move_marks(state, texts)
+        except PigliaError as exc:  # a move's bonus past one of the engine's limits: the match stops here
+            session.stopped = str(exc)
+            playing = False
     return {
         "id": session.id,
         "finished": finished,
         "stopped": session.stopped,  # the limit's message when the match stopped before its end (docs/web.md)
         "to_move": view.to_move if playing else None,
-        "legal_moves": move_marks(state, texts) if playing and view.to_move == seat else [],
+        "legal_moves": marks,
         "variant": {**variant_json(texts), "uploaded": session.uploaded},
         "lang": texts.lang,
         "opponents": session.opponents,

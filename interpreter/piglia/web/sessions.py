@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from piglia.errors import IllegalMoveError, LimitError, PigliaError
+from piglia.errors import IllegalMoveError, PigliaError
 from piglia.moves import Move
 from piglia.players import Player, coach, make_player
 from piglia.reasons import illegal_reason
@@ -94,7 +94,7 @@ class GameSession:
                 state.play(move)  # a table never takes back: no undo entry a move
             if not state.is_terminal():
                 state.raw_moves()  # the person's turn: its moves must be listable too
-        except LimitError as exc:
+        except PigliaError as exc:  # a limit, or a rule the engine cannot go on with (redeals that never end)
             self.stopped = str(exc)
 
     def play(self, move: int | str, lang: str | None = None) -> Move:
@@ -123,6 +123,9 @@ class GameSession:
             state.play(chosen)
         except IllegalMoveError as exc:
             raise MoveRefused(illegal_reason(self.texts_in(lang), state, chosen, exc)) from None
+        except PigliaError as exc:  # a limit met in playing it (a bonus's score past 18 digits): the match stops here
+            self.stopped = str(exc)
+            return chosen
         if self.advice is not None and self.advice[0] == self.turn:
             self.coached.append((deal, self.advice[1], chosen))
         self.turn += 1
