@@ -60,6 +60,9 @@ from piglia.errors import DslError, DslNameError, DslTypeError, LimitError, did_
 
 __all__ = ["AGGREGATES", "FUNCTIONS", "MAX_COST", "Compiled", "compile_expr", "compile_reference"]
 
+# The most of an unknown name a message quotes (see Compiler.unknown_name).
+_NAME_SHOWN = 64
+
 Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
 EnvFn = Callable[[Any], Any]  # env -> value
 
@@ -549,8 +552,12 @@ class _Compiler:
         raise self.unknown_name(node, ctx)
 
     def unknown_name(self, node: Name, ctx: _Ctx) -> DslError:
-        ident = node.id
         where = {"offset": node.offset, "length": node.length}
+        if len(node.id) > _NAME_SHOWN:
+            # No name is this long (a key is at most 64 characters): quoted whole in every message, one such name
+            # aliased across a file made hundreds of megabytes of them, and a search for a close name took minutes.
+            return DslNameError(f"unknown name {node.id[:_NAME_SHOWN] + '…'!r} ({len(node.id)} characters)", **where)
+        ident = node.id
         if ident[:1].isdigit():
             hint = did_you_mean(ident, self.deck.by_id) or (
                 f" (a card id is a rank id then a suit id, such as {self.deck.cards[0].id!r})"
