@@ -290,6 +290,23 @@ def test_control_characters_in_rule_file_text_are_refused_where_they_are(tmp_pat
     ]
 
 
+def test_bidirectional_overrides_in_rule_file_text_are_refused_where_they_are(tmp_path: Path) -> None:
+    """An override or an isolate (U+202E, U+2066) reorders the text shown around it: an expression could read as
+    another on a terminal or a page. Refused in expressions and names; the marks right-to-left text needs stay."""
+    rules = tmp_path / "bidi.yaml"
+    rules.write_text(
+        'name: bidi\nextends: scopa\nbonuses:\n  scopa: {points: 1, when: "empty(table_after) or \\u202e true"}\n'
+        'translations:\n  en:\n    names: {coins: "co\\u2066ins", cups: "cu\\u200fps"}\n',
+        encoding="utf-8",
+    )
+    found = sorted(p.format() for p in validate_file(str(rules)))
+    said = "which reorders the text around it: rule-file text is printable characters, tabs and line breaks"
+    assert found == [
+        f"{rules}:4:28: bonuses.scopa.when: holds the control character U+202E, {said}",
+        f"{rules}:7:20: translations.en.names.coins: holds the control character U+2066, {said}",
+    ]
+
+
 def test_a_product_past_18_digits_in_play_stops_the_run_with_its_message(tmp_path: Path) -> None:
     # validates (the piles are not known before play), then each deal's product of 16 pile counts passes 18
     # digits: the run stops with the limit's message, where it once ended in an OverflowError in the statistics

@@ -247,7 +247,10 @@ def _check_key(data: Any) -> str | None:
 
 # C0 and C1 control characters but the tab and the line feed: a title or a name holding ESC sequences validated, then
 # `piglia play` and `piglia rules` wrote them to the terminal (a window title changed, the screen cleared).
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Also the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they reorder the text
+# shown around them, so an expression or a name could read as another on a terminal or a page ("Trojan Source");
+# the marks (U+200E, U+200F, U+061C) that right-to-left text may need stay allowed.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _control_problems(data: Any) -> list[SchemaProblem]:
@@ -269,8 +272,9 @@ def _control_problems(data: Any) -> list[SchemaProblem]:
                 found = _CONTROL.search(text) if isinstance(text, str) else None
                 if found is not None:
                     char = ord(found[0])
+                    acts = "which reorders the text around it" if char > 0x9F else "which a terminal would act on"
                     problems.append(
-                        (here, f"holds the control character U+{char:04X}, which a terminal would act on: "
+                        (here, f"holds the control character U+{char:04X}, {acts}: "
                          "rule-file text is printable characters, tabs and line breaks", at_key)
                     )  # fmt: skip
             todo.append((here, v))
