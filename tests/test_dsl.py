@@ -980,3 +980,21 @@ def test_an_unknown_name_longer_than_any_name_is_quoted_short() -> None:
     with pytest.raises(DslError) as info:
         compile_expr(f"{long} > 0", scope={}, deck=DECK, expected=T.BOOL)
     assert len(str(info.value)) < 200 and "9900 characters" in str(info.value) and "unknown name" in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ("rank == Re", "did you mean 're'?"),  # names differ in case only: `Re` had no suggestion
+        ("7C in pile", "did you mean '7c'?"),
+        ("True", "did you mean 'true'?"),  # was offered 're'
+        ("count(pile) > 1_000", "a number is written with digits only"),  # was "unknown card"
+        ("count(pile) > 1e3", "a number is written with digits only"),
+        ("count(pile) > 0x10", "a number is written with digits only"),
+    ],
+)
+def test_a_name_that_differs_in_case_or_a_number_written_otherwise_gets_the_right_hint(text: str, hint: str) -> None:
+    scope = {"pile": T.CARDS, "rank": T.RANK}
+    with pytest.raises(DslError) as info:
+        compile_expr(text, scope=scope, deck=DECK, expected=T.BOOL)
+    assert hint in str(info.value)

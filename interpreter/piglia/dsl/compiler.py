@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import operator
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,8 @@ __all__ = ["AGGREGATES", "FUNCTIONS", "MAX_COST", "Compiled", "compile_expr", "c
 
 # The most of an unknown name a message quotes (see Compiler.unknown_name).
 _NAME_SHOWN = 64
+# Numbers as other languages write them (1_000, 1e3, 0x10): read as an unknown card id, which puzzled.
+_NUMBER_LIKE = re.compile(r"[0-9][0-9_]*_[0-9_]*|[0-9]+[eE][0-9]+|0[xXoObB][0-9a-fA-F_]+")
 
 Fn = Callable[[Any, Any], Any]  # (env, frame) -> value
 EnvFn = Callable[[Any], Any]  # env -> value
@@ -214,6 +217,14 @@ def _gen_closure(f: Callable[..., Any], args: Sequence[Code]) -> Fn:
 # (parser.MAX_INT_DIGITS). Products alone can grow fast (sixty literals multiplied make a number of a thousand
 # digits, which a simulation's averages cannot turn into a float); sums grow only with the cost limit.
 MAX_PRODUCT = 10**18 - 1
+
+
+def _same_but_case(word: str, candidates: Iterable[str]) -> str:
+    """`` (did you mean 're'?)`` for `Re`: names are case-sensitive, and the spelling search missed a name that
+    differs in case only (`Re`, `7C` had no suggestion; `True` was offered `re`)."""
+    folded = word.casefold()
+    same = next((c for c in candidates if c.casefold() == folded), None)
+    return f" (did you mean {same!r}?)" if same is not None else ""
 
 
 def _mul(a: int, b: int) -> int:
@@ -558,11 +569,17 @@ class _Compiler:
             # aliased across a file made hundreds of megabytes of them, and a search for a close name took minutes.
             return DslNameError(f"unknown name {node.id[:_NAME_SHOWN] + '…'!r} ({len(node.id)} characters)", **where)
         ident = node.id
+        if ident[:1].isdigit() and _NUMBER_LIKE.fullmatch(ident) and ident not in self.deck.by_id:
+            return DslNameError(f"{ident!r} is no number here: a number is written with digits only, as 1000", **where)
         if ident[:1].isdigit():
-            hint = did_you_mean(ident, self.deck.by_id) or (
-                f" (a card id is a rank id then a suit id, such as {self.deck.cards[0].id!r})"
-                if self.deck.cards
-                else ""
+            hint = (
+                _same_but_case(ident, self.deck.by_id)
+                or did_you_mean(ident, self.deck.by_id)
+                or (
+                    f" (a card id is a rank id then a suit id, such as {self.deck.cards[0].id!r})"
+                    if self.deck.cards
+                    else ""
+                )
             )
             return DslNameError(f"unknown card {ident!r}{hint}", **where)
         if ident in self.known_elsewhere:
@@ -584,7 +601,9 @@ class _Compiler:
         if ident[:1].isupper():
             # Card ids (`Rc`) only as suggestions for capitalised names: `c` should not suggest `Rc`.
             candidates += list(self.deck.by_id)
-        return DslNameError(f"unknown name {ident!r}{did_you_mean(ident, candidates)}", **where)
+        candidates += ["true", "false"]  # words of the grammar, not names: `True` is `true`, not a misspelt `re`
+        hint = _same_but_case(ident, candidates) or did_you_mean(ident, candidates)
+        return DslNameError(f"unknown name {ident!r}{hint}", **where)
 
     def rank_named(self, node: Expr, word: str) -> Code:
         """The rank called ``word`` (its name, or failing that its id), as a constant."""
