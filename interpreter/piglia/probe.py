@@ -9,6 +9,13 @@ hands that could hold wild cards named more ways than a declaration tries
 deals :data:`SAMPLES` opening deals from a fixed seed (the same answer every time) for every player count and
 reports each such problem at its place in the rule file.
 
+The openings sampled are the ones the engine deals (:func:`piglia.dealflow.chance_outcome`): a shuffle laid out as
+the engine lays it out (:func:`piglia.chance.shuffle_deal`: hands, table, stock), the face-down table cards set
+apart (``deal.face_down``: the redeal condition never sees them), the unwanted cards replaced from
+the stock (``deal.replace``: the redeal looks at the table as it lies after replacement), and the redeal condition
+judged for every dealer the rules can give (``players.first_dealer``, ``players.rotation``): a condition that holds
+whenever one seat deals would stop the first deal that seat deals.
+
 :func:`play_random` (``piglia validate --play N``) goes further: it plays N deals of random moves and reports the
 cost per deal and what only play can show.
 """
@@ -16,7 +23,7 @@ cost per deal and what only play can show.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from piglia.contexts import DealEnv
@@ -24,7 +31,9 @@ from piglia.costs import kind_when
 from piglia.errors import LimitError, PigliaError
 from piglia.mechanics.capture import MAX_CAPTURES, CaptureKind, KindMechanic
 from piglia.mechanics.conditions import TableEnv
+from piglia.mechanics.facedown import split
 from piglia.mechanics.match import DEAL_LIMIT_REASON
+from piglia.mechanics.replace import replace_table
 from piglia.variant import Variant
 from piglia.yamlpos import Path
 
@@ -54,26 +63,61 @@ def probe_openings(variant: Variant, fail: Fail, *, newest: Newest, samples: int
             too_many = declarations.too_many(rules.hand, declarations.most_namings(rules.hand))
             if too_many is not None:
                 raise fail(newest(("declarations", "wild"), ("deal", "hand")), too_many)
-        held = 0
+        redeal = rules.redeal
+        dealers = _dealers(variant, n)
+        # A condition that never reads the dealer is judged once per opening: its answer is every dealer's.
+        judged = dealers if rules.redeal_when is None or "dealer" in rules.redeal_when.names else dealers[:1]
+        held = dict.fromkeys(judged, 0)
         for sample in range(samples):
+            # Laid out as the engine lays out a shuffle (chance.shuffle_deal): the hands' cards first, then the
+            # table's, then the stock; which seat takes which hand cards (the dealer's doing) changes nothing here.
             cards = rng.sample(range(size), size)
             hands = cards[: n * rules.hand]
-            table = tuple(cards[n * rules.hand : n * rules.hand + rules.table])
-            if rules.redeal is not None:
+            dealt = tuple(cards[n * rules.hand : n * rules.hand + rules.table])
+            if redeal is not None:
+                table = _opening_table(dealt, cards[n * rules.hand + rules.table :], rules.face_down, rules.replace)
                 try:
-                    held += bool(rules.redeal(DealEnv(table, n - 1)))
+                    for dealer in judged:
+                        held[dealer] += bool(redeal(DealEnv(table, dealer)))
                 except PigliaError as exc:
                     raise fail(("deal", "redeal", "when"), f"cannot be computed on an opening table: {exc}") from None
             if sample < CAPTURE_SAMPLES:
-                _count_captures(variant, hands, table, fail, newest)
-        if rules.redeal is not None and held >= REDEAL_SHARE * samples:
-            share = f"{held} of {samples}"
+                # on every card dealt to the table, face-down and replaced ones too (as many cards as the engine's
+                # table, not the same ones): what this check has always counted, and the messages it has given
+                _count_captures(variant, hands, dealt, fail, newest)
+        if redeal is None:
+            continue
+        worst = max(judged, key=lambda dealer: held[dealer])  # the first of the dealers it holds most for
+        if held[worst] >= REDEAL_SHARE * samples:
+            share = f"{held[worst]} of {samples}"
+            who = f" when seat {worst} deals (dealer == {worst})" if len(set(held.values())) > 1 else ""
             raise fail(
                 ("deal", "redeal", "when"),
-                f"the redeal condition holds on {share} random opening tables with {n} players: a deal would "
+                f"the redeal condition holds on {share} random opening tables with {n} players{who}: a deal would "
                 "need too many shuffles (the engine stops after 1,000 in a row); it must fail on at least "
                 f"{round((1 - REDEAL_SHARE) * 100)}% of the openings",
             )
+
+
+def _dealers(variant: Variant, n: int) -> tuple[int, ...]:
+    """The seats that can deal a deal with ``n`` players (state.py: the first dealer, fixed or drawn; dealflow.py:
+    the deal passes to the next seat after each deal when ``players.rotation`` is ``next``)."""
+    seats = variant.players(n)
+    if seats.first_dealer is not None and seats.rotation != "next":
+        return (seats.first_dealer,)
+    first = seats.first_dealer or 0
+    return tuple((first + k) % n for k in range(n))  # the fixed first dealer first: the first deal's
+
+
+def _opening_table(
+    dealt: Sequence[int], stock: Sequence[int], face_down: int, replace: Sequence[bool] | None
+) -> tuple[int, ...]:
+    """The face-up opening table as the redeal condition sees it (dealflow.chance_outcome): the face-down cards
+    set apart, then the unwanted cards sent under the stock and replaced."""
+    up, _down = split(dealt, face_down)
+    if replace is not None:
+        up = replace_table(up, stock, replace)[0]
+    return up
 
 
 def _count_captures(variant: Variant, hands: list[int], table: tuple[int, ...], fail: Fail, newest: Newest) -> None:
