@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -54,11 +54,16 @@ def format_path(path: Path) -> str:
 
 @dataclass
 class _Scalar:
-    line: int  # 0-based, as PyYAML marks
+    """Where a scalar's token was scanned, and what the scanner knew there: enough to scan it again, mapping each
+    character of its value to the source characters it came from (:func:`_value_spans`)."""
+
+    value: str  # as the scanner read it (before any tag resolution)
+    style: str | None  # None (plain), "'", '"', "|" or ">"
+    start: int  # index in the text of the token's first character (the quote, the indicator; after any tag)
+    line: int  # 0-based, as PyYAML marks: of that character
     col: int
-    end_line: int
-    end_col: int
-    style: str | None
+    indent: int  # the scanner's indentation level there (a block scalar's content is indented past it)
+    flow: bool  # inside [...] or {...} (a plain scalar stops at , [ ] { })
 
 
 @dataclass
@@ -90,63 +95,322 @@ class YamlDoc:
         return SpecError(message, file=self.file, line=line, col=col, path=format_path(path))
 
     def locate_in_scalar(self, path: Path, offset: int) -> tuple[int, int]:
-        """The (line, col) of character ``offset`` of the string scalar at ``path``.
+        """The (line, col) of character ``offset`` of the string scalar at ``path``; ``offset`` at the end of the
+        value (or past it) is the place just after its last character, before any line breaks it ends with.
 
-        Plain and quoted scalars on one line map exactly; block scalars (``|``, ``>``) and multi-line plain
-        scalars map by walking their content lines in the source.
+        Every style maps exactly: the scalar is scanned again as PyYAML scanned it (plain, single- and
+        double-quoted with their escapes and escaped line breaks, literal and folded block scalars with their
+        indicators), each character of the value tied to the source characters it came from; line breaks are
+        YAML's (CR LF, CR, LF), as in every other position of the file.
         """
         sc = self.scalars.get(path)
-        if sc is None:
+        spans = None if sc is None else _value_spans(self.text, sc)
+        if sc is None or spans is None:
             return self.where(path)
-        if sc.line == sc.end_line and sc.style in (None, "'", '"'):
-            if sc.style is None:
-                return sc.line + 1, sc.col + 1 + offset
-            # escapes (\u0065, \", '') are longer in the source than the character they stand for
-            raw = self.text.splitlines()[sc.line] if sc.line < len(self.text.splitlines()) else ""
-            return sc.line + 1, sc.col + 2 + _source_width(raw, sc.col + 1, offset, sc.style)
-        lines = self.text.splitlines()
-        block = sc.style in ("|", ">")
-        first = sc.line + 1 if block else sc.line
-        pieces: list[tuple[int, int, int]] = []  # (line, col, length) of each content line
-        indent: int | None = None
-        for n in range(first, min(sc.end_line + 1, len(lines))):
-            raw = lines[n]
-            if n == sc.line:
-                raw_start = sc.col + (1 if sc.style in ("'", '"') else 0)
-            elif block:
-                # a literal block keeps indentation beyond the block's own as part of the value
-                if indent is None and raw.strip():
-                    indent = len(raw) - len(raw.lstrip(" "))
-                raw_start = min(indent or 0, len(raw))
-            else:
-                raw_start = len(raw) - len(raw.lstrip(" "))
-            content = raw[raw_start:].rstrip()
-            if content or pieces:
-                pieces.append((n, raw_start, len(content)))
-        consumed = 0
-        for n, start, length in pieces:
-            if offset <= consumed + length:
-                return n + 1, start + 1 + (offset - consumed)
-            consumed += length + 1  # the newline or the folding space
-        return self.where(path)
-
-
-_ESCAPE_WIDTH = {"x": 4, "u": 6, "U": 10}
-
-
-def _source_width(line: str, start: int, offset: int, style: str) -> int:
-    """How many source characters from ``start`` hold the first ``offset`` characters of a quoted scalar."""
-    i = start
-    for _ in range(offset):
-        if i >= len(line):
-            break
-        if style == '"' and line[i] == "\\":
-            i += _ESCAPE_WIDTH.get(line[i + 1 : i + 2], 2)
-        elif style == "'" and line[i : i + 2] == "''":
-            i += 2
+        if offset < 0:
+            offset = 0
+        if offset < len(spans):
+            index = spans[offset][0]
         else:
-            i += 1
-    return i - start
+            # the end: after the last character, or at the first of the line breaks the value ends with
+            last = len(spans)
+            while last and sc.value[last - 1] in _VALUE_BREAKS:
+                last -= 1
+            index = spans[last][0] if last < len(spans) else (spans[-1][1] if spans else _content_start(sc))
+        line, col = _position(self.text, sc.start, sc.line, sc.col, index)
+        return line + 1, col + 1
+
+
+_BREAKS = "\r\n\x85\u2028\u2029"  # what PyYAML reads as line breaks (the reader refuses \v, \f...)
+_VALUE_BREAKS = "\n\u2028\u2029"  # what a line break in the source becomes in a value
+_SEPARATORS = ("---", "...")
+
+
+def _position(text: str, index: int, line: int, col: int, target: int) -> tuple[int, int]:
+    """The 0-based (line, col) of ``target``, walking from ``index`` at (``line``, ``col``) as PyYAML's reader
+    counts: CR LF, CR, LF (and NEL, LS, PS) each end a line; a BOM takes no column."""
+    end = min(target, len(text))
+    i = index
+    while i < end:
+        ch = text[i]
+        i += 1
+        if ch in "\n\x85\u2028\u2029" or (ch == "\r" and (i >= len(text) or text[i] != "\n")):
+            line += 1
+            col = 0
+        elif ch != "\ufeff":
+            col += 1
+    return line, col + (target - end)
+
+
+def _content_start(sc: _Scalar) -> int:
+    """Where an empty value is: just inside its quote, else at its token."""
+    return sc.start + (1 if sc.style in ("'", '"') else 0)
+
+
+Span = tuple[int, int]  # (start, end) indexes in the text of the source of one character of a value
+
+
+class _Rescan:
+    """PyYAML's scanner (yaml/scanner.py) for one scalar token, again, on the text: the same steps, the same value,
+    with each value character's source span. Its errors cannot happen (the token was scanned once already)."""
+
+    def __init__(self, text: str, sc: _Scalar) -> None:
+        self.text = text
+        self.i = sc.start
+        self.column = sc.col
+        self.sc = sc
+        self.out: list[tuple[str, int, int]] = []  # (value character, start, end)
+
+    def peek(self, k: int = 0) -> str:
+        j = self.i + k
+        return self.text[j] if j < len(self.text) else "\0"
+
+    def prefix(self, length: int) -> str:
+        return self.text[self.i : self.i + length]
+
+    def forward(self, length: int = 1) -> None:
+        text = self.text
+        for _ in range(length):
+            ch = self.peek()
+            self.i += 1
+            if ch in "\n\x85\u2028\u2029" or (ch == "\r" and self.peek() != "\n"):
+                self.column = 0
+            elif ch != "\ufeff":
+                self.column += 1
+        self.i = min(self.i, len(text))
+
+    def copy(self, length: int) -> None:
+        """``length`` source characters, each itself in the value."""
+        self.out.extend((self.text[j], j, j + 1) for j in range(self.i, self.i + length))
+        self.forward(length)
+
+    def line_break(self) -> tuple[str, int, int]:
+        """scan_line_break: the break's value (empty if none) and its span."""
+        start = self.i
+        ch = self.peek()
+        if ch in "\r\n\x85":
+            self.forward(2 if self.prefix(2) == "\r\n" else 1)
+            return "\n", start, self.i
+        if ch in "\u2028\u2029":
+            self.forward()
+            return ch, start, self.i
+        return "", start, start
+
+    def at_separator(self) -> bool:
+        return self.prefix(3) in _SEPARATORS and self.peek(3) in "\0 \t" + _BREAKS
+
+    # -- plain -------------------------------------------------------------------------------------------------
+
+    def plain(self) -> None:
+        indent = self.sc.indent + 1
+        flow = self.sc.flow
+        stops = "\0 \t" + _BREAKS
+        after_colon = stops + (",[]{}" if flow else "")
+        spaces: list[tuple[str, int, int]] | None = []
+        while True:
+            length = 0
+            if self.peek() == "#":
+                break
+            while True:
+                ch = self.peek(length)
+                if ch in stops or (ch == ":" and self.peek(length + 1) in after_colon) or (flow and ch in ",?[]{}"):
+                    break
+                length += 1
+            if length == 0:
+                break
+            self.out.extend(spaces or ())
+            self.copy(length)
+            spaces = self.plain_spaces()
+            if not spaces or self.peek() == "#" or (not flow and self.column < indent):
+                break
+
+    def plain_spaces(self) -> list[tuple[str, int, int]] | None:
+        length = 0
+        while self.peek(length) == " ":
+            length += 1
+        first = self.i
+        self.forward(length)
+        if self.peek() not in _BREAKS:
+            return [(" ", j, j + 1) for j in range(first, first + length)]
+        line_break = self.line_break()
+        if self.at_separator():
+            return None
+        breaks: list[tuple[str, int, int]] = []
+        while self.peek() in " " + _BREAKS:
+            if self.peek() == " ":
+                self.forward()
+            else:
+                breaks.append(self.line_break())
+                if self.at_separator():
+                    return None
+        return [*self._fold(line_break, breaks), *breaks]
+
+    @staticmethod
+    def _fold(line_break: tuple[str, int, int], breaks: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+        """A line break folded: kept if not LF, else a space when no empty line follows, else nothing."""
+        if line_break[0] != "\n":
+            return [line_break]
+        return [] if breaks else [(" ", line_break[1], line_break[2])]
+
+    # -- quoted ------------------------------------------------------------------------------------------------
+
+    def quoted(self, double: bool) -> None:
+        quote = self.peek()
+        self.forward()
+        self.non_spaces(double)
+        while self.peek() != quote and self.peek() != "\0":
+            self.spaces()
+            self.non_spaces(double)
+
+    def non_spaces(self, double: bool) -> None:
+        import yaml  # already imported: the file was read with it
+
+        replacements, codes = yaml.scanner.Scanner.ESCAPE_REPLACEMENTS, yaml.scanner.Scanner.ESCAPE_CODES
+        stops = "'\"\\\0 \t" + _BREAKS
+        while True:
+            length = 0
+            while self.peek(length) not in stops:
+                length += 1
+            self.copy(length)
+            ch = self.peek()
+            start = self.i
+            if not double and ch == "'" and self.peek(1) == "'":
+                self.forward(2)
+                self.out.append(("'", start, self.i))
+            elif (double and ch == "'") or (not double and ch in '"\\'):
+                self.copy(1)
+            elif double and ch == "\\":
+                self.forward()
+                ch = self.peek()
+                if ch in replacements:
+                    self.forward()
+                    self.out.append((replacements[ch], start, self.i))
+                elif ch in codes:
+                    self.forward()
+                    code = int(self.prefix(codes[ch]), 16)
+                    self.forward(codes[ch])
+                    self.out.append((chr(code), start, self.i))
+                elif ch in _BREAKS:  # an escaped line break: it and the next line's indentation are nothing
+                    self.line_break()
+                    self.out.extend(self.quoted_breaks())
+                else:
+                    return
+            else:
+                return
+
+    def spaces(self) -> None:
+        length = 0
+        while self.peek(length) in " \t":
+            length += 1
+        first = self.i
+        self.forward(length)
+        if self.peek() in _BREAKS:
+            line_break = self.line_break()
+            breaks = self.quoted_breaks()
+            self.out.extend(self._fold(line_break, breaks))
+            self.out.extend(breaks)
+        elif self.peek() != "\0":
+            self.out.extend((self.text[j], j, j + 1) for j in range(first, first + length))
+
+    def quoted_breaks(self) -> list[tuple[str, int, int]]:
+        breaks: list[tuple[str, int, int]] = []
+        while True:
+            while self.peek() in " \t":
+                self.forward()
+            if self.peek() not in _BREAKS:
+                return breaks
+            breaks.append(self.line_break())
+
+    # -- block -------------------------------------------------------------------------------------------------
+
+    def block(self, folded: bool) -> None:
+        self.forward()  # the indicator
+        chomping: bool | None = None
+        increment: int | None = None
+        for _ in range(2):  # chomping and indentation indicators, in either order
+            ch = self.peek()
+            if ch in "+-" and chomping is None:
+                chomping = ch == "+"
+            elif ch in "123456789" and increment is None:
+                increment = int(ch)
+            else:
+                break
+            self.forward()
+        while self.peek() == " ":
+            self.forward()
+        if self.peek() == "#":
+            while self.peek() not in "\0" + _BREAKS:
+                self.forward()
+        self.line_break()
+        min_indent = max(self.sc.indent + 1, 1)
+        if increment is None:
+            breaks, most = self.block_indentation()
+            indent = max(min_indent, most)
+        else:
+            indent = min_indent + increment - 1
+            breaks = self.block_breaks(indent)
+        line_break: tuple[str, int, int] = ("", self.i, self.i)
+        while self.column == indent and self.peek() != "\0":
+            self.out.extend(breaks)
+            leading_non_space = self.peek() not in " \t"
+            length = 0
+            while self.peek(length) not in "\0" + _BREAKS:
+                length += 1
+            self.copy(length)
+            line_break = self.line_break()
+            breaks = self.block_breaks(indent)
+            if not (self.column == indent and self.peek() != "\0"):
+                break
+            if folded and line_break[0] == "\n" and leading_non_space and self.peek() not in " \t":
+                if not breaks:
+                    self.out.append((" ", line_break[1], line_break[2]))
+            else:
+                self.out.append(line_break)
+        if chomping is not False and line_break[0]:
+            self.out.append(line_break)
+        if chomping is True:
+            self.out.extend(breaks)
+
+    def block_indentation(self) -> tuple[list[tuple[str, int, int]], int]:
+        breaks: list[tuple[str, int, int]] = []
+        most = 0
+        while self.peek() in " " + _BREAKS:
+            if self.peek() != " ":
+                breaks.append(self.line_break())
+            else:
+                self.forward()
+                most = max(most, self.column)
+        return breaks, most
+
+    def block_breaks(self, indent: int) -> list[tuple[str, int, int]]:
+        breaks: list[tuple[str, int, int]] = []
+        while self.column < indent and self.peek() == " ":
+            self.forward()
+        while self.peek() in _BREAKS:
+            breaks.append(self.line_break())
+            while self.column < indent and self.peek() == " ":
+                self.forward()
+        return breaks
+
+
+def _value_spans(text: str, sc: _Scalar) -> list[Span] | None:
+    """Per character of the scalar's value, the span of the source it came from; None if scanning it again does not
+    give its value (a text that is not the one read: then no place inside it is given)."""
+    scan = _Rescan(text, sc)
+    try:
+        if sc.style is None:
+            scan.plain()
+        elif sc.style in ("'", '"'):
+            scan.quoted(sc.style == '"')
+        elif sc.style in ("|", ">"):
+            scan.block(sc.style == ">")
+        else:
+            return None
+    except (ValueError, IndexError):  # pragma: no cover - the token was scanned once already
+        return None
+    if "".join(ch for ch, _, _ in scan.out) != sc.value:
+        return None
+    return [(start, end) for _, start, end in scan.out]
 
 
 # Plain scalars that YAML 1.1 (what PyYAML reads) turns into numbers or true/false, but that YAML 1.2 (and a
@@ -193,6 +457,25 @@ def _loader_class() -> Any:
             self.file = file
             self.depth = 0
             self.count = 0
+            # per scalar token, by the index where it ends (a node's end mark is its token's; its start mark may
+            # be a tag's or an anchor's): where it starts and what the scanner knew there (_Scalar)
+            self.scalar_tokens: dict[int, tuple[int, int, int, int, bool]] = {}
+
+        def _scanned(self, scan: Callable[[], Any]) -> Any:
+            indent, flow = self.indent, bool(self.flow_level)  # as the scan starts
+            token = scan()
+            mark = token.start_mark
+            self.scalar_tokens[token.end_mark.index] = (mark.index, mark.line, mark.column, indent, flow)
+            return token
+
+        def scan_plain(self) -> Any:
+            return self._scanned(super().scan_plain)
+
+        def scan_flow_scalar(self, style: str) -> Any:
+            return self._scanned(lambda: super(_Loader, self).scan_flow_scalar(style))
+
+        def scan_block_scalar(self, style: str) -> Any:
+            return self._scanned(lambda: super(_Loader, self).scan_block_scalar(style))
 
         def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
             self.depth += 1
@@ -219,10 +502,11 @@ def _loader_class() -> Any:
 class _Builder:
     """Turns a composed PyYAML node graph into plain data and position tables."""
 
-    def __init__(self, doc: YamlDoc) -> None:
+    def __init__(self, doc: YamlDoc, tokens: dict[int, tuple[int, int, int, int, bool]] | None = None) -> None:
         import yaml
 
         self.doc = doc
+        self.tokens = {} if tokens is None else tokens
         self.count = 0
         self.constructor = yaml.SafeLoader("")  # only its safe scalar constructor is used
 
@@ -258,13 +542,10 @@ class _Builder:
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, (*path, i), depth + 1) for i, item in enumerate(node.value)]
         assert isinstance(node, yaml.ScalarNode)
-        self.doc.scalars[path] = _Scalar(
-            node.start_mark.line,
-            node.start_mark.column,
-            node.end_mark.line,
-            node.end_mark.column,
-            node.style,
-        )
+        token = self.tokens.get(node.end_mark.index)
+        if token is not None and isinstance(node.value, str):
+            start, line, col, indent, flow = token
+            self.doc.scalars[path] = _Scalar(node.value, node.style, start, line, col, indent, flow)
         # Checked before PyYAML's constructor reads it: past Python's int/str limit (4,300 digits) int() failed
         # there. Where the schema sets no range (points, a table's values, a property), a number of a few hundred
         # digits became a score no average can turn into a float, and one of 4,300 a score no record can write
@@ -335,15 +616,17 @@ def load_yaml(text: str, file: str) -> YamlDoc:
 
     doc = YamlDoc(file=file, text=text, data=None)
     loader: Any = None
+    tokens: dict[int, tuple[int, int, int, int, bool]] = {}
     try:
         loader = _loader_class()(text, file)
+        tokens = loader.scalar_tokens
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, file) from None
     except yaml.reader.ReaderError as exc:
-        # a NUL or another control character: at its place, named
-        before = text[: exc.position]
-        line, col = before.count("\n") + 1, exc.position - (before.rfind("\n") + 1) + 1
+        # a NUL or another control character: at its place, named (lines end as YAML ends them: \r\n, \r, \n)
+        line, col = _position(text, 0, 0, 0, exc.position)
+        line, col = line + 1, col + 1
         char = exc.character if isinstance(exc.character, str) else chr(exc.character)
         raise SpecError(
             f"the control character U+{ord(char):04X} is not allowed in a rule file", file=file, line=line, col=col
@@ -355,7 +638,7 @@ def load_yaml(text: str, file: str) -> YamlDoc:
             loader.dispose()
     if node is None:
         raise SpecError("the file is empty; a rule file is a mapping of keys such as name, deck, deal", file=file)
-    doc.data = _Builder(doc).build(node, (), 0)
+    doc.data = _Builder(doc, tokens).build(node, (), 0)
     return doc
 
 
