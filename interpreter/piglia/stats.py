@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from piglia.events import Deal, DealEnd, Declare, MatchEnd, Opening, Play, RecordEvent, event_from_json
 from piglia.outcome import Reason
@@ -353,17 +353,10 @@ def _keyed(counter: Counter) -> dict[str, int]:
     return {str(k): counter[k] for k in sorted(counter)}
 
 
-class _DealSeen(NamedTuple):
-    """What the statistics read of a deal as it ends, kept until its match ends (see :class:`Watcher`)."""
-
-    plays: int
-    scores: tuple[tuple[str, int | None, int], ...]  # state.deal_scores
-    points: tuple[int, ...]  # the deal's points per team
-    leader_seat: int  # the seat that led the deal
-    dealer: int
-    totals: tuple[int, ...]  # the match's totals after it
-    deal_no: int
-    reason: Reason | None  # why the match ended with it; None when it went on
+# What the statistics read of a deal as it ends, kept until its match ends (see Watcher): the deal's plays, its
+# scores (state.deal_scores), its points per team, its dealer, the match's totals after it, its number, and why the
+# match ended with it (None when it went on). A plain tuple, made in C: one is made every deal.
+_DealSeen = tuple[list[Any], list[tuple[str, int | None, int]], list[int], int, tuple[int, ...], int, Any]
 
 
 class Watcher:
@@ -387,14 +380,12 @@ class Watcher:
         self.seen = []
 
     def __call__(self, state: State) -> None:
-        plays = state.plays
-        leader_seat = plays[0][0] if plays else (state.dealer + self.lead_offset) % len(self.team_of)
+        # The deal's own lists are kept as they are, not copied: the next deal starts new ones (dealflow.start_deal)
         self.seen.append(
-            _DealSeen(
-                len(plays),
-                tuple(state.deal_scores),
-                tuple(state.deal_points),
-                leader_seat,
+            (
+                state.plays,
+                state.deal_scores,
+                state.deal_points,
                 state.dealer,
                 tuple(state.totals),
                 state.deal_no,
@@ -407,13 +398,14 @@ class Watcher:
         s = self.summary
         team_of = self.team_of
         lower = self.lower_is_better
+        plays, scores, deal_points, dealer, totals, deal_no, reason = deal
         s.deals += 1
-        _count(s.deal_length, deal.plays)
+        _count(s.deal_length, len(plays))
         # Per-name points of this deal; which names scored (a name scores when one of its entries is not 0).
         in_deal: dict[str, int] = {}
         nonzero: set[str] = set()
         last_award: tuple[int, int] | None = None  # (team, points) of the last award that scored
-        for name, team, points in deal.scores:
+        for name, team, points in scores:
             if name not in s.by_name:
                 s.by_name[name] = ScoreStats("award" if team is None or points == 0 else "bonus")
             in_deal[name] = in_deal.get(name, 0) + points
@@ -422,7 +414,6 @@ class Watcher:
                 if s.by_name[name].kind == "award" and team is not None:
                     last_award = (team, points)
         s._close_deal(in_deal, nonzero)
-        deal_points = deal.points
         for t, p in enumerate(deal_points):
             s.points[t] += p
             s.points_squares[t] += p * p
@@ -431,9 +422,10 @@ class Watcher:
         if top is None:
             s.tied_deals += 1
         else:
-            if top == team_of[deal.leader_seat]:
+            leader_seat = plays[0][0] if plays else (dealer + self.lead_offset) % len(team_of)
+            if top == team_of[leader_seat]:
                 s.leader_deal_wins += 1
-            if top == team_of[deal.dealer]:
+            if top == team_of[dealer]:
                 s.dealer_deal_wins += 1
         if last_award is not None:
             without = list(deal_points)
@@ -441,17 +433,14 @@ class Watcher:
             if _strict_leader(without, lower) != top:
                 s.decided_by_last_award += 1
         # The match ended by its totals with this deal (an instant win ends it whatever the totals say)
-        match = self.game.variant.match
-        if (
-            last_award is not None
-            and deal.reason not in (None, Reason.INSTANT_WIN)
-            and match.winner(deal.totals, deal.deal_no) == (True, winner)
-        ):
-            without = list(deal.totals)
-            without[last_award[0]] -= last_award[1]
-            if match.winner(without, deal.deal_no) != (True, winner):
-                s.matches_decided_by_last_award += 1
-        return _strict_leader(deal.totals, lower)
+        if last_award is not None and reason is not None and reason is not Reason.INSTANT_WIN:
+            match = self.game.variant.match
+            if match.winner(totals, deal_no) == (True, winner):
+                without = list(totals)
+                without[last_award[0]] -= last_award[1]
+                if match.winner(without, deal_no) != (True, winner):
+                    s.matches_decided_by_last_award += 1
+        return _strict_leader(totals, lower)
 
     def end_match(self, state: State, first_dealer: int, first_leader: int) -> None:
         """Fold a finished match: its deals, its winner, length, and who dealt and led first."""
