@@ -340,3 +340,25 @@ def test_the_ways_to_make_a_need_are_counted_as_the_choices_of_values(
         for group in itertools.combinations(range(len(alts)), size):
             expected += sum(1 for pick in itertools.product(*(positive[i] for i in group)) if sum(pick) == need)
     assert count_choices(alts, need, lo, hi) == expected
+
+
+def test_a_rule_file_key_is_a_name(tmp_path: Path) -> None:
+    """An empty key, one with a line break, a tab, a dot or a bracket, or spaces at an end validated: a kind
+    named "" scored as a placement, a line break broke the rules page's lists and the tables, and a dot or a
+    bracket made two paths of messages read alike (bonuses.a.b)."""
+    for key in ['""', '"a.b"', '"x[0]"', '"a\\nb"', '"a\\tb"', '" a"', '"a "']:
+        rules = tmp_path / "keys.yaml"
+        rules.write_text(f'name: keys\nextends: scopa\nbonuses:\n  {key}: {{points: 1, when: "false"}}\n')
+        found = [p.format() for p in validate_file(str(rules))]
+        assert len(found) == 1 and found[0].startswith(f"{rules}:4:3: bonuses: ") and "is not a name" in found[0]
+    rules.write_text('name: keys\nextends: scopa\nbonuses:\n  "two words": {points: 1, when: "false"}\n')
+    assert validate_file(str(rules)) == []  # a name may have spaces inside
+
+
+def test_a_number_is_limited_by_its_digits_however_it_is_written(tmp_path: Path) -> None:
+    """0xFFFFFFFFFFFFFFFF is 18 signs but a 20-digit number: it passed the limit on a number's digits."""
+    rules = tmp_path / "hex.yaml"
+    rules.write_text("name: hex\nextends: scopa\nbonuses:\n  scopa: {points: 0xFFFFFFFFFFFFFFFF}\n")
+    assert [p.format() for p in validate_file(str(rules))] == [
+        f"{rules}:4:19: bonuses.scopa.points: number too large (more than 18 digits)"
+    ]

@@ -37,6 +37,7 @@ MAX_DEPTH = 64
 # and a name is repeated wherever the rules page and the game speak of it: a name of 900 KB made a page of 63 MB in a
 # minute and a half (tests/data/hostile/limit-long-name.yaml).
 MAX_KEY_LENGTH = 64
+_BAD_KEY = re.compile(r"[\t\n\r.\[\]]|^\s|\s$")
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
@@ -533,6 +534,16 @@ class _Builder:
                 self._check_text(key_node, key, (*path, key))
                 if len(key) > MAX_KEY_LENGTH:
                     raise self._error(key_node, f"a key is at most {MAX_KEY_LENGTH} characters (a name)", path)
+                if _BAD_KEY.search(key) or not key:
+                    # A name is shown on pages and tables and makes the paths of messages (awards.cards.most,
+                    # deck.suits[0]): an empty one read as nothing (a kind named "" was a placement's), a line
+                    # break broke the tables, a dot or a bracket made two paths read alike.
+                    raise self._error(
+                        key_node,
+                        f"{key!r} is not a name: a key is not empty, has no tab, line break, '.', '[' or ']', and "
+                        "does not start or end with a space",
+                        path,
+                    )
                 if key in out:
                     first = self.doc.keys.get((*path, key), (0, 0))[0]
                     raise self._error(key_node, f"duplicate key {key!r} (first given on line {first})", (*path, key))
@@ -553,6 +564,8 @@ class _Builder:
         if node.tag == _INT_TAG and len(str(node.value).lstrip("+-").replace("_", "")) > MAX_INT_DIGITS:
             raise self._error(node, f"number too large (more than {MAX_INT_DIGITS} digits)", path)
         value = self.constructor.construct_object(node, deep=True)
+        if type(value) is int and len(str(abs(value))) > MAX_INT_DIGITS:  # 0xFFFFFFFFFFFFFFFF: 18 signs, 20 digits
+            raise self._error(node, f"number too large (more than {MAX_INT_DIGITS} digits)", path)
         if node.style is None and isinstance(value, int | float):
             surprise = _yaml11_surprise(str(node.value), value)
             if surprise is not None:
