@@ -386,7 +386,8 @@ def test_the_engine_stamp_follows_the_engine_and_its_plugins_code(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from piglia import spec
-    from piglia.mechanics.base import Mechanic, register_mechanic, unregister_mechanic
+    from piglia.mechanics.base import register_mechanic, unregister_mechanic
+    from piglia.mechanics.capture import KindMechanic
 
     stamp = spec.engine_stamp()
     assert stamp is not None and str(Path(spec.__file__)) in stamp and str(Path(probe_file())) in stamp
@@ -397,8 +398,7 @@ def test_the_engine_stamp_follows_the_engine_and_its_plugins_code(
     monkeypatch.syspath_prepend(str(tmp_path))
     import some_plugin  # type: ignore[import-not-found]
 
-    class Kind(Mechanic):
-        family = "capture"
+    class Kind(KindMechanic):  # a capture kind derives from KindMechanic (registration checks it)
         key = "stamp-test"
 
     Kind.__module__ = some_plugin.__name__

@@ -477,9 +477,10 @@ def _reader_stamp() -> str | None:
 def engine_stamp() -> str | None:
     """The engine's code as it is now, for the sampled opening deals a remembered file skips (see the module's
     text) and the capture memo a simulation keeps (:mod:`piglia.memo_store`): every Python file of the piglia
-    package, the DSL's grammar and the module of every mechanic registered from elsewhere (a plugin), by size and
-    time written, and the Python that runs them. None when that cannot be told (a mechanic defined where no file
-    holds it): then nothing is remembered."""
+    package, the DSL's grammar and every Python file of the top-level package (or the module) of every mechanic
+    registered from elsewhere (a plugin, its helper modules included), by size and time written, and the Python
+    that runs them. None when that cannot be told (a mechanic defined where no file holds it, a plugin package of
+    too many files): then nothing is remembered."""
     from piglia.mechanics.base import generation
 
     return _engine_files(generation())
@@ -501,15 +502,50 @@ def _engine_files(_generation: int) -> str | None:
                         parts.append(_source_stamp(entry.path))
                     elif entry.name != "__pycache__" and entry.is_dir():
                         folders.append(entry.path)
+        plugins: set[str] = set()  # the top-level packages (or modules) of the plugins, each stamped once
         for family in FAMILIES:
             for cls in mechanics(family).values():
                 module = sys.modules.get(cls.__module__)
                 origin = getattr(module, "__file__", None)
                 if not (origin and FsPath(origin).parent.is_relative_to(package)):
-                    parts.append(_source_stamp(origin))
+                    plugins.add(cls.__module__.partition(".")[0])
+        for top in sorted(plugins):
+            parts.extend(_plugin_stamps(top))
     except (OSError, ValueError):
         return None
     return "|".join(parts)
+
+
+# A plugin's package is stamped whole, file by file (size and time written, from one stat each: no file is read,
+# so a file's size costs nothing). A package of more files than this (a plugin inside a large package) is not
+# stamped: nothing is then remembered, rather than remembering results of code that is not all stamped.
+MAX_PLUGIN_FILES = 2_000
+
+
+def _plugin_stamps(top: str) -> list[str]:
+    """The stamps of every Python file of the plugin's top-level package ``top`` (its helper modules too: the
+    class's module alone missed an edit of a helper it calls), or of the module when ``top`` is a module.
+    Raises OSError when that cannot be told (no file, or more than MAX_PLUGIN_FILES files)."""
+    module = sys.modules.get(top)
+    folders = [str(f) for f in getattr(module, "__path__", ())]  # a namespace package has several, none a file
+    if not folders:
+        return [_source_stamp(getattr(module, "__file__", None))]
+    stamps: list[str] = []
+    seen: set[str] = set()
+    while folders:
+        folder = folders.pop()
+        if folder in seen:  # a folder reached twice (a link back up): stamped once
+            continue
+        seen.add(folder)
+        with os.scandir(folder) as found:
+            for entry in sorted(found, key=lambda e: e.name):
+                if entry.name.endswith(".py"):
+                    if len(stamps) >= MAX_PLUGIN_FILES:
+                        raise OSError(f"the plugin package {top} has more than {MAX_PLUGIN_FILES} files")
+                    stamps.append(_source_stamp(entry.path))
+                elif entry.name != "__pycache__" and not entry.name.startswith(".") and entry.is_dir():
+                    folders.append(os.path.realpath(entry.path))
+    return stamps
 
 
 def _remembered_key(path: FsPath) -> str | None:
