@@ -17,6 +17,7 @@ __all__ = [
     "IllegalMoveError",
     "LimitError",
     "PigliaError",
+    "PluginError",
     "RecordError",
     "SpecError",
     "SpecErrors",
@@ -126,3 +127,8 @@ class RecordError(PigliaError):
         self.file = file
         self.line = line
         super().__init__(f"{file}:{line}: {message}")
+
+
+class PluginError(PigliaError):
+    """A mechanic registered by a plugin (not Piglia's own) misbehaved: raised an exception or broke its family's
+    protocol. The message names the mechanic (family, key), its class and module: the fault is the plugin's."""

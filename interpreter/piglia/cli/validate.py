@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from piglia.cli.common import HELP_FORMAT, unexpected
+from piglia.errors import PigliaError
 from piglia.probe import play_random
 from piglia.spec import load_variant, resolution_notes, validate_file
 
@@ -16,6 +17,10 @@ def run(args: argparse.Namespace) -> int:
     for ref in args.files:
         try:
             errors = validate_file(ref)
+        except PigliaError as exc:  # a user's error the loader does not locate (a plugin's fault, named): not ours
+            bad = True
+            print(f"{ref}: {exc}")
+            continue
         except Exception as exc:  # whatever the loader raises, say it in one line and go on to the next file
             bad = True
             print(unexpected(ref, exc))

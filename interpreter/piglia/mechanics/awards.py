@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from piglia.contexts import AWARD_SCOPE, AwardEnv
 from piglia.dsl import Compiled, T
+from piglia.mechanics import guard as plugins
 from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, quantity_fn, register_mechanic
 
 if TYPE_CHECKING:
@@ -128,7 +129,11 @@ def build_award(b: BuildContext, name: str, spec: Mapping[str, Any]) -> AwardFor
                 raise b.fail((*path, key), f"{key} applies only to a {other} award")
     points = b.quantity((*path, "points"), spec.get("points", 0), AWARD_SCOPE)
     eligible = b.compiled((*path, "eligible"), spec["eligible"], AWARD_SCOPE, T.BOOL) if "eligible" in spec else None
-    return cls(b, name, cls.with_defaults(spec), points, eligible)
+    spec = cls.with_defaults(spec)
+    if not plugins.is_plugin(cls):  # Piglia's own forms run their own code, unwrapped
+        return cls(b, name, spec, points, eligible)
+    award = plugins.constructed("award", cls.key, cls, lambda: cls(b, name, spec, points, eligible))
+    return plugins.check_award(award, AwardForm)  # a plugin's: its answers checked (mechanics/guard.py)
 
 
 def award_text(award: Award, page: Page) -> str:

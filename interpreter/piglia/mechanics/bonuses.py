@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from piglia.contexts import BONUS_SCOPE
 from piglia.dsl import Compiled, T
+from piglia.mechanics import guard as plugins
 from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, register_mechanic
 
 if TYPE_CHECKING:
@@ -50,7 +51,10 @@ def build_trigger(b: BuildContext, name: str, spec: Mapping[str, Any]) -> BonusT
     points = b.quantity((*path, "points"), spec["points"], BONUS_SCOPE)
     cls = mechanics("bonus")[spec.get("on", DEFAULT_TRIGGER)]
     assert issubclass(cls, BonusTrigger)
-    return cls(name, when, points)
+    if not plugins.is_plugin(cls):  # Piglia's own triggers, unwrapped
+        return cls(name, when, points)
+    trigger = plugins.constructed("bonus", cls.key, cls, lambda: cls(name, when, points))
+    return plugins.check_trigger(trigger)  # a plugin's: checked (mechanics/guard.py)
 
 
 @register_mechanic

@@ -23,6 +23,7 @@ from piglia.cards import Deck, bit_of, mask_of
 from piglia.contexts import CARD_SCOPE, PLAYED_SCOPE, CardEnv
 from piglia.dsl import Compiled, T
 from piglia.errors import LimitError, PigliaError
+from piglia.mechanics import guard as plugins
 from piglia.mechanics.base import BuildContext, Mechanic, Page, mechanics, register_mechanic
 from piglia.mechanics.conditions import TABLE_SCOPE, WHEN_PROPERTY, guard
 
@@ -422,10 +423,17 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
     if when is not None:
         exprs["when"] = when
     options = cls.with_defaults({k: v for k, v in spec.items() if k != "type"})
+    inputs = KindInputs(name, options, deck, played_ok, takes, target, exprs)
+    # A plugin's kind (its class, or an older kind's builder, outside piglia.) is checked (mechanics/guard.py);
+    # Piglia's own run their own code, unwrapped.
+    origin = cls.builder if issubclass(cls, _LegacyKind) else cls
+    plugin = plugins.is_plugin(origin)
     try:
-        kind = cls(KindInputs(name, options, deck, played_ok, takes, target, exprs))
+        kind = plugins.constructed("capture", cls.key, origin, lambda: cls(inputs)) if plugin else cls(inputs)
     except KindOptionError as exc:
         raise b.fail((*path, exc.key), exc.message) from None
+    if plugin:
+        kind = plugins.check_kind(kind, origin)
     if when is not None:
         guard(kind, when)
     return kind

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from piglia.contexts import AWARD_SCOPE
 from piglia.dsl import Compiled, T
+from piglia.mechanics import guard as plugins
 from piglia.mechanics.awards import AwardForm, MostAward, ScoreAward
 from piglia.mechanics.base import BuildContext, Mechanic, Page, Quantity, mechanics, register_mechanic
 from piglia.mechanics.bonuses import BonusTrigger
@@ -250,12 +251,21 @@ class MatchRules:
         return DEAL_LIMIT_REASON if isinstance(self.decided_by(totals, deals_played)[1], DealLimit) else ""
 
 
+def _end(b: BuildContext, cls: type[MatchEnd], value: Any) -> MatchEnd:
+    """One match end built: Piglia's own as is, a plugin's checked (mechanics/guard.py)."""
+    if not plugins.is_plugin(cls):
+        return cls(b, value)
+    return plugins.check_match_end(plugins.constructed("match", cls.key, cls, lambda: cls(b, value)))
+
+
 def build_match(b: BuildContext, spec: Mapping[str, Any]) -> MatchRules:
     """The ``match`` block: one end per key written, in registration order (a target before a number of deals)."""
     registered = mechanics("match")
     # an end with a default value (the deal limit) is in every match, written or not
     full = {key: cls.defaults[key] for key, cls in registered.items() if key in cls.defaults} | dict(spec)
-    ends = tuple(cls(b, full[key]) for key, cls in registered.items() if key in full and issubclass(cls, MatchEnd))
+    ends = tuple(
+        _end(b, cls, full[key]) for key, cls in registered.items() if key in full and issubclass(cls, MatchEnd)
+    )
     by_key = {end.key: end for end in ends}
     limit = by_key.get("max_deals")
     if isinstance(limit, DealLimit):

@@ -436,6 +436,11 @@ def create_app(store: GameStore | None = None) -> Starlette:
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
 
+    async def piglia_error(request: Request, exc: Exception) -> Response:
+        # what no route turned into its own answer: a rule file's or a mechanics plugin's fault met while phrasing
+        # or playing (errors.PluginError names the plugin), said as JSON like every error (docs/web.md), not a 500
+        return JSONResponse({"error": str(exc)}, status_code=422)
+
     routes = [
         Route("/", index),
         Route("/api/variants", variants),
@@ -448,6 +453,8 @@ def create_app(store: GameStore | None = None) -> Starlette:
         Route("/api/games/{game_id}/record", record),
         Mount("/static", StaticFiles(packages=[("piglia.web", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error})
+    app = Starlette(
+        routes=routes, exception_handlers={ApiError: api_error, HTTPException: http_error, PigliaError: piglia_error}
+    )
     app.state.games = games
     return app

@@ -16,7 +16,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from piglia.errors import SpecError, SpecErrors
+from piglia.errors import PigliaError, SpecError, SpecErrors
 from piglia.spec import MAX_FILE_BYTES, builtin_names, load_variant, too_large
 from piglia.variant import Variant
 from piglia.yamlpos import load_yaml
@@ -93,3 +93,6 @@ def load_uploaded(text: str, name: str | None = None) -> Variant:
             raise UploadErrors([_relocated(e, folder, shown) for e in exc.errors]) from None
         except SpecError as exc:
             raise UploadErrors([_relocated(exc, folder, shown)]) from None
+        except PigliaError as exc:  # a mechanics plugin's fault (named: errors.PluginError), or a plugin that fails
+            # to load: the file's to fix or the plugin's, said as the CLI says it, never a server error
+            raise UploadErrors([SpecError(str(exc).replace(str(path), shown), file=shown)]) from None
