@@ -362,3 +362,16 @@ def test_a_number_is_limited_by_its_digits_however_it_is_written(tmp_path: Path)
     assert [p.format() for p in validate_file(str(rules))] == [
         f"{rules}:4:19: bonuses.scopa.points: number too large (more than 18 digits)"
     ]
+
+
+def test_one_mistake_aliased_across_a_file_is_listed_a_bounded_number_of_times(tmp_path: Path) -> None:
+    """One unknown name of 2,000 characters, aliased in 300 bonuses (YAML's &anchor and *alias): every alias was
+    a problem listed whole, so a small file wrote megabytes of messages (149 MB for 15,000 aliases). The report
+    lists at most 100 problems, then how many more there are; each quotes the long name cut."""
+    name = "x" * 2_000
+    bonuses = "".join(f"  b{i}: {{points: 1, when: *a}}\n" for i in range(1, 300))
+    rules = tmp_path / "aliases.yaml"
+    rules.write_text(f'name: aliases\nextends: scopa\nbonuses:\n  b0: {{points: 1, when: &a "{name}"}}\n{bonuses}')
+    found = [p.format() for p in validate_file(str(rules))]
+    assert len(found) == 101 and found[-1].endswith("and 200 more problems, not listed (mend these first)")
+    assert all(len(line) < 400 for line in found) and all(":4:" in line for line in found[:-1])

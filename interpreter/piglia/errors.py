@@ -70,11 +70,25 @@ class SpecError(PigliaError):
         return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
 
 
+# The most problems a rule file's report lists: one mistake aliased across a file (YAML's &anchor and *alias) was
+# reported at every alias, 15,000 times, and one small file wrote 149 MB of messages (a web upload's answer, 90 MB).
+MAX_PROBLEMS_SHOWN = 100
+
+
 class SpecErrors(PigliaError):
-    """Every problem found in a rule file (validation reports them all, not only the first)."""
+    """Every problem found in a rule file (validation reports them all, not only the first), up to
+    :data:`MAX_PROBLEMS_SHOWN`: past it, the last entry says how many more there are."""
 
     def __init__(self, errors: list[SpecError]) -> None:
-        self.errors = sorted(errors, key=lambda e: (e.file, e.line, e.col, e.message))
+        ordered = sorted(errors, key=lambda e: (e.file, e.line, e.col, e.message))
+        if len(ordered) > MAX_PROBLEMS_SHOWN:
+            more = len(ordered) - MAX_PROBLEMS_SHOWN
+            last = ordered[MAX_PROBLEMS_SHOWN - 1]
+            ordered = ordered[:MAX_PROBLEMS_SHOWN]
+            ordered.append(
+                SpecError(f"and {more:,} more problems, not listed (mend these first)", file=last.file, line=last.line)
+            )
+        self.errors = ordered
         super().__init__("\n".join(e.format() for e in self.errors))
 
 

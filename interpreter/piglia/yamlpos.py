@@ -77,6 +77,9 @@ class YamlDoc:
     values: dict[Path, tuple[int, int]] = field(default_factory=dict)  # 1-based (line, col)
     keys: dict[Path, tuple[int, int]] = field(default_factory=dict)
     scalars: dict[Path, _Scalar] = field(default_factory=dict)
+    # each scalar's spans, scanned once (by where its token starts): a scalar aliased across the file (&a, *a) is
+    # one scalar at many paths, and a mistake in it is located once per alias
+    _spans: dict[int, list[Span] | None] = field(default_factory=dict, repr=False, compare=False)
 
     def where(self, path: Path, *, key: bool = False) -> tuple[int, int]:
         """The (line, col) of the value at ``path`` (or of its key), or of its nearest ancestor."""
@@ -105,8 +108,12 @@ class YamlDoc:
         YAML's (CR LF, CR, LF), as in every other position of the file.
         """
         sc = self.scalars.get(path)
-        spans = None if sc is None else _value_spans(self.text, sc)
-        if sc is None or spans is None:
+        if sc is None:
+            return self.where(path)
+        if sc.start not in self._spans:
+            self._spans[sc.start] = _value_spans(self.text, sc)
+        spans = self._spans[sc.start]
+        if spans is None:
             return self.where(path)
         if offset < 0:
             offset = 0
