@@ -343,10 +343,10 @@ def test_the_ways_to_make_a_need_are_counted_as_the_choices_of_values(
 
 
 def test_a_rule_file_key_is_a_name(tmp_path: Path) -> None:
-    """An empty key, one with a line break, a tab, a dot or a bracket, or spaces at an end validated: a kind
-    named "" scored as a placement, a line break broke the rules page's lists and the tables, and a dot or a
-    bracket made two paths of messages read alike (bonuses.a.b)."""
-    for key in ['""', '"a.b"', '"x[0]"', '"a\\nb"', '"a\\tb"', '" a"', '"a "']:
+    """An empty key, one with a line break, a tab or a dot, or spaces at an end validated: a kind named ""
+    scored as a placement, a line break broke the rules page's lists and the tables, and a dot made two paths of
+    messages read alike (bonuses.a.b)."""
+    for key in ['""', '"a.b"', '"a\\nb"', '"a\\tb"', '" a"', '"a "']:
         rules = tmp_path / "keys.yaml"
         rules.write_text(f'name: keys\nextends: scopa\nbonuses:\n  {key}: {{points: 1, when: "false"}}\n')
         found = [p.format() for p in validate_file(str(rules))]

@@ -37,7 +37,7 @@ MAX_DEPTH = 64
 # and a name is repeated wherever the rules page and the game speak of it: a name of 900 KB made a page of 63 MB in a
 # minute and a half (tests/data/hostile/limit-long-name.yaml).
 MAX_KEY_LENGTH = 64
-_BAD_KEY = re.compile(r"[\t\n\r.\[\]]|^\s|\s$")
+_BAD_KEY = re.compile(r"[\t\n\r.]|^\s|\s$")
 _INT_TAG = "tag:yaml.org,2002:int"
 
 
@@ -542,13 +542,13 @@ class _Builder:
                 if len(key) > MAX_KEY_LENGTH:
                     raise self._error(key_node, f"a key is at most {MAX_KEY_LENGTH} characters (a name)", path)
                 if _BAD_KEY.search(key) or not key:
-                    # A name is shown on pages and tables and makes the paths of messages (awards.cards.most,
-                    # deck.suits[0]): an empty one read as nothing (a kind named "" was a placement's), a line
-                    # break broke the tables, a dot or a bracket made two paths read alike.
+                    # A name is shown on pages and tables and makes the paths of messages (awards.cards.most): an
+                    # empty one read as nothing (a kind named "" was a placement's), a line break broke the tables,
+                    # a dot made two paths read alike (bonuses.a.b).
                     raise self._error(
                         key_node,
-                        f"{key!r} is not a name: a key is not empty, has no tab, line break, '.', '[' or ']', and "
-                        "does not start or end with a space",
+                        f"{key!r} is not a name: a key is not empty, has no tab, line break or '.', and does not "
+                        "start or end with a space",
                         path,
                     )
                 if key in out:
