@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from piglia.yamlpos import Path
 
-__all__ = ["SchemaProblem", "check_context", "is_plain", "schema", "schema_problems"]
+__all__ = ["SchemaProblem", "check_context", "is_plain", "schema", "schema_problems", "validator_stamp"]
 
 SchemaProblem = tuple["Path", str, bool]  # (path, message, points at the key rather than the value)
 
@@ -207,7 +207,7 @@ def _schema_digest(_generation: int) -> str:
     return diskcache.digest(json.dumps(schema(), sort_keys=True, separators=(",", ":"), ensure_ascii=False))
 
 
-def _validator_stamp() -> str | None:
+def validator_stamp() -> str | None:
     """Which jsonschema is installed (where, and when its files were written), without importing it: another
     version may judge the same data otherwise, so it is part of the key."""
     try:
@@ -223,7 +223,7 @@ def _validator_stamp() -> str | None:
 def check_context() -> str | None:
     """What a clean check depends on besides the data: the schema of the mechanics registered now, and the
     installed jsonschema. None when that cannot be told (then nothing is cached)."""
-    stamp = _validator_stamp()
+    stamp = validator_stamp()
     if stamp is None:
         return None
     return f"{stamp}|{_schema_digest(generation())}"

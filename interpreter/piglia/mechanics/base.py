@@ -264,9 +264,10 @@ def _schema_problem(properties: Mapping[str, Any]) -> str | None:
     import json
 
     from piglia import diskcache
+    from piglia.schema import validator_stamp  # here: piglia.schema imports this module
 
     key = None
-    stamp = _jsonschema_stamp()
+    stamp = validator_stamp()
     if stamp is not None:
         text = json.dumps(properties, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
         key = diskcache.digest("mechanic properties", text, stamp)
@@ -284,21 +285,6 @@ def _schema_problem(properties: Mapping[str, Any]) -> str | None:
     if key is not None:
         diskcache.store(_CHECKED, key, b"valid")
     return None
-
-
-def _jsonschema_stamp() -> str | None:
-    """Which jsonschema is installed (where, and when written), without importing it (as piglia.schema does)."""
-    import importlib.util
-    import os
-
-    try:
-        spec = importlib.util.find_spec("jsonschema")
-        if spec is None or spec.origin is None:
-            return None
-        st = os.stat(spec.origin)
-    except (ImportError, OSError, ValueError):
-        return None
-    return f"{spec.origin}:{st.st_size}:{st.st_mtime_ns}"
 
 
 def _own_names(cls: type[Mechanic]) -> set[str]:
