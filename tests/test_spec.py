@@ -305,3 +305,24 @@ def test_a_limit_met_when_the_rules_load_is_the_files_mistake_where_it_stands(
     was an internal error with no place; it is located at the expression, as a plain product already was."""
     error = one_error(write(tmp_path, f"name: big\nextends: scopa\n{BIG_COINS}{text}\n"))
     assert where in error.format() and "18 digits" in error.format() and error.line >= 8
+
+
+def test_a_property_a_card_could_never_be_read_by_is_refused(tmp_path: Path) -> None:
+    """A suit property named `value` or `rank` was never read (card.value is the rank's value), and a property
+    given to suits and to ranks read the rank's only: both validated in silence."""
+    suits = "deck:\n  suits:\n" + "".join(
+        f"    - {{name: {n}, id: {i}, props: {{{p}}}}}\n"
+        for n, i, p in [("coins", "d", "value: 100, w: 7"), ("cups", "c", "w: 7"), ("swords", "s", "w: 7"),
+                        ("clubs", "b", "w: 7")]
+    )  # fmt: skip
+    ranks = "  ranks:\n    - {name: asso, id: A, value: 1, props: {w: 100}}\n" + "".join(
+        f"    - {{name: '{v}', id: '{v}', value: {v}}}\n" for v in range(2, 8)
+    )
+    ranks += "    - {name: fante, id: F, value: 8, court: true}\n    - {name: cavallo, id: C, value: 9, court: true}\n"
+    ranks += "    - {name: re, id: R, value: 10, court: true}\n"
+    errors = validate_file(str(write(tmp_path, f"name: props\nextends: scopa\n{suits}{ranks}")))
+    found = sorted(e.format().split(": ", 1)[1] for e in errors)
+    assert found == [
+        "deck.ranks[0].props.w: 'w' is a property of suits too: a card would have two values",
+        "deck.suits[0].props.value: 'value' is a card's own attribute (card.value): name it otherwise",
+    ]

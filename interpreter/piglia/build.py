@@ -17,6 +17,7 @@ from piglia.cards import Deck, Rank, Suit, Table
 from piglia.contexts import DEAL_SCOPE, CardEnv, all_scope_names
 from piglia.costs import check_deal_cost
 from piglia.dsl import Compiled, T, compile_expr, nodes
+from piglia.dsl.compiler import CARD_ATTRIBUTES
 from piglia.dsl.nodes import conjuncts
 from piglia.errors import DslError, PigliaError, SpecError, did_you_mean
 from piglia.mechanics.awards import Award, build_award
@@ -329,6 +330,7 @@ class VariantBuilder:
                 f"a deck of {len(suits)} suits of {len(ranks)} ranks has {len(suits) * len(ranks):,} cards; "
                 f"the limit is {MAX_DECK_CARDS}",
             )
+        self.check_props(spec, suits)
         if self.errors:
             raise _Failed()  # a suit or rank given twice would also make card ids collide: say it once
         ids: dict[str, str] = {}
@@ -360,6 +362,22 @@ class VariantBuilder:
                     self.fail((*path, "aliases", j), f"alias {alias!r} is already a name in the deck")
                     break
             seen[f"alias {alias!r}"] = path
+
+    def check_props(self, spec: Mapping[str, Any], suits: list[Suit]) -> None:
+        """A property a card could never be read by: named as a card's own attribute (``card.value`` is the
+        rank's value, never a suit's property ``value``), or given to suits and to ranks alike (a card would have
+        two values of it: the rank's was read, the suit's ignored)."""
+        by_suit = {k for s in suits for k in s.props}
+        for side, items in (("suits", spec["suits"]), ("ranks", spec["ranks"])):
+            for i, item in enumerate(items):
+                for prop in item.get("props", {}):
+                    here = ("deck", side, i, "props", prop)
+                    if prop in CARD_ATTRIBUTES:
+                        self.fail(
+                            here, f"{prop!r} is a card's own attribute (card.{prop}): name it otherwise", key=True
+                        )
+                    elif side == "ranks" and prop in by_suit:
+                        self.fail(here, f"{prop!r} is a property of suits too: a card would have two values", key=True)
 
     def build_table(
         self, name: str, values: Mapping[str, int], suits: list[Suit], ranks: list[Rank], removed: set[str]

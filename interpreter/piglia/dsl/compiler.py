@@ -82,7 +82,7 @@ _FOLD_BUDGET = 100_000
 # 10,000; three are about 560,000, which as a bonus condition costs a second a deal, and four are 23 million.
 MAX_COST = 100_000
 
-_CARD_ATTRS = ("suit", "rank", "value", "court")
+CARD_ATTRIBUTES = ("suit", "rank", "value", "court")  # every card has them (the deck's props aside)
 _RANK_ATTRS = ("value", "court")
 _BUILTIN_NAMES = ("suits", "ranks", "deck")
 
@@ -546,7 +546,7 @@ class _Compiler:
         if ident in self.scope:
             self.names.add(ident)
             return _env(self.scope[ident], operator.attrgetter(ident), 1, path=ident)
-        if ctx.card is not None and (ident in _CARD_ATTRS or ident in self.props):
+        if ctx.card is not None and (ident in CARD_ATTRIBUTES or ident in self.props):
             return self.attribute(ctx.card, node)
         if ident == "suits":
             return _const(T.SUITS, tuple(range(len(deck.suits))))
@@ -597,7 +597,7 @@ class _Compiler:
             *self.deck.rank_by_name,
         ]
         if ctx.card is not None:
-            candidates += [*_CARD_ATTRS, *self.props]
+            candidates += [*CARD_ATTRIBUTES, *self.props]
         if ident[:1].isupper():
             # Card ids (`Rc`) only as suggestions for capitalised names: `c` should not suggest `Rc`.
             candidates += list(self.deck.by_id)

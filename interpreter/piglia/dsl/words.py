@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from piglia.cards import Deck
-from piglia.dsl.compiler import Compiled, compile_expr
+from piglia.dsl.compiler import CARD_ATTRIBUTES, Compiled, compile_expr
 from piglia.dsl.dtypes import T
 from piglia.dsl.nodes import (
     Attr,
@@ -53,7 +53,6 @@ class MissingMessage(LookupError):
     """The catalog has no text for a key (say, a scope variable added after the catalog was written)."""
 
 
-_CARD_ATTRS = ("suit", "rank", "value", "court")  # the attributes every card has (the deck's props aside)
 _CMP = {"==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "in": "in", "not in": "not_in"}
 _NEGATE = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<", "in": "not in", "not in": "in"}
 _OPS = {"+": "plus", "-": "minus", "*": "times", "/": "div", "%": "mod"}
@@ -242,7 +241,7 @@ class Words:
             and ctx.subject
             and node.id not in ctx.local
             and node.id not in self.scope
-            and (node.id in _CARD_ATTRS or node.id in self.deck.prop_of)
+            and (node.id in CARD_ATTRIBUTES or node.id in self.deck.prop_of)
         )
 
     def negation(self, node: Expr, ctx: _Ctx) -> str:
@@ -344,7 +343,7 @@ class Words:
             if obj_t is T.PLAY and attr in ("card", "player"):
                 return m(f"attr.play_{attr}", play=self.guard(self.value, node.obj, ctx))
             if obj_t in (T.CARD, T.RANK, T.SUIT) and attr != "court":
-                msg_key = f"attr.{attr}" if attr in _CARD_ATTRS else "attr.prop"
+                msg_key = f"attr.{attr}" if attr in CARD_ATTRIBUTES else "attr.prop"
                 return m(msg_key, x=self.guard(self.value, node.obj, ctx), prop=attr)
             raise _Unphrasable
         if isinstance(node, Lookup):
@@ -387,7 +386,7 @@ class Words:
                 return self.set_np(node, ctx)
             return m(f"var.{ident}")
         if self.is_subject_attr(node, ctx):
-            key = f"attr.{ident}" if ident in _CARD_ATTRS else "attr.prop"
+            key = f"attr.{ident}" if ident in CARD_ATTRIBUTES else "attr.prop"
             return m(key, x=m("ref.card"), prop=ident)
         if t in (T.SUITS, T.RANKS, T.CARDS):
             return self.set_np(node, ctx)
@@ -579,9 +578,9 @@ class Words:
 
     def subject_attr(self, node: Expr, ctx: _Ctx, var: str | None) -> str | None:
         """The attribute name when ``node`` is an attribute of the card being filtered (``suit``, ``c.suit``)."""
-        if isinstance(node, Attr) and self.is_subject(node.obj, ctx, var) and node.name.id in _CARD_ATTRS:
+        if isinstance(node, Attr) and self.is_subject(node.obj, ctx, var) and node.name.id in CARD_ATTRIBUTES:
             return node.name.id
-        if var is None and isinstance(node, Name) and self.is_subject_attr(node, ctx) and node.id in _CARD_ATTRS:
+        if var is None and isinstance(node, Name) and self.is_subject_attr(node, ctx) and node.id in CARD_ATTRIBUTES:
             return node.id
         return None
 
