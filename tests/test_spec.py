@@ -326,3 +326,24 @@ def test_a_property_a_card_could_never_be_read_by_is_refused(tmp_path: Path) -> 
         "deck.ranks[0].props.w: 'w' is a property of suits too: a card would have two values",
         "deck.suits[0].props.value: 'value' is a card's own attribute (card.value): name it otherwise",
     ]
+
+
+@pytest.mark.parametrize("target", ['"-1"', '"played.value - 20"'])
+def test_a_sum_target_below_1_for_every_card_is_refused_as_a_written_0_is(tmp_path: Path, target: str) -> None:
+    """A written target of 0 is refused; the same written as an expression validated, and the kind never took
+    anything (the rules page said "add up to minus 1")."""
+    error = one_error(
+        write(tmp_path, f"name: t\nextends: scopa\ncapture:\n  kinds:\n    sum: {{type: sum, target: {target}}}\n")
+    )
+    assert "capture.kinds.sum.target" in error.format() and "below 1 for every card" in error.format()
+    assert (
+        validate_file(
+            str(
+                write(
+                    tmp_path,
+                    'name: t\nextends: scopa\ncapture:\n  kinds:\n    sum: {type: sum, target: "played.value - 5"}\n',
+                )
+            )
+        )
+        == []
+    )

@@ -414,6 +414,10 @@ def build_kind(b: BuildContext, name: str, spec: Mapping[str, Any]) -> KindMecha
             if not isinstance(t, int):
                 affordable(t, "target", n)
             target = (t,) * n if isinstance(t, int) else tuple(int(t.fn(CardEnv(p, p))) for p in range(n))
+            if not isinstance(t, int) and not any(v >= 1 for v, ok in zip(target, played_ok, strict=True) if ok):
+                # cards' values are positive: no group adds up to less than 1 (a written 0 is refused by the schema)
+                raise b.fail((*path, "target"), "the target is below 1 for every card this kind plays: it would "
+                             "never capture")  # fmt: skip
         for key, scope in cls.conditions.items():
             if key in spec:
                 exprs[key] = b.compiled((*path, key), spec[key], scope, T.BOOL)
