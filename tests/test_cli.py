@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 from conftest import ROOT, run_piglia
@@ -127,3 +128,16 @@ def test_bonus_names_are_shown_as_written_in_every_table(tmp_path: Path) -> None
         result = run_piglia(*command, cwd=tmp_path)
         assert result.returncode == 0, result.stderr
         assert "[/]" in result.stdout, command
+
+
+def test_huge_means_are_printed_without_a_floats_noise(tmp_path: Path) -> None:
+    """Scores of 10^17 a sweep: a mean was printed with every digit and three decimals, a float's noise
+    (853333333333333377024.000); a huge mean is printed with four significant digits."""
+    (tmp_path / "huge.yaml").write_text(
+        "name: huge\nextends: scopa\nbonuses:\n  scopa: {points: 100000000000000000}\nmatch: {target: 1000000}\n",
+        encoding="utf-8",
+    )
+    result = run_piglia("simulate", "huge.yaml", "--deals", "40", "--seed", "2", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert re.search(r"\d\.\d{3}e\+1[67]", result.stdout), result.stdout
+    assert not re.search(r"\d{12,}\.\d", result.stdout), result.stdout

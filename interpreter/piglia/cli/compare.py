@@ -26,7 +26,7 @@ from rich.table import Table
 
 from piglia import interrupt
 from piglia.cli.common import HELP_FORMAT, UserError, at_least_one, load, out_console
-from piglia.cli.simulate import add_run_options, print_summary, run_with_progress, workers_for
+from piglia.cli.simulate import add_run_options, number, print_summary, run_with_progress, workers_for
 from piglia.stats import Summary
 from piglia.variant import Variant
 
@@ -248,7 +248,7 @@ def _print_comparison(args: argparse.Namespace, variants: list[Variant], summari
         if r.kind == "rate":
             a_text, b_text, diff = f"{r.a:.1%}", f"{r.b:.1%}", f"{(r.b - r.a) * 100:+.1f} pt"
         else:
-            a_text, b_text, diff = f"{r.a:.3f}", f"{r.b:.3f}", f"{r.b - r.a:+.3f}"
+            a_text, b_text, diff = number(r.a), number(r.b), ("+" if r.b >= r.a else "") + number(r.b - r.a)
         table.add_row(escape(r.label), a_text, b_text, diff, f"{r.p_corrected:.3g}" if r.tested else "-", r.mark)
     out.print(table)
     out.print(TEST_NOTE)

@@ -153,11 +153,17 @@ def run_with_progress(variant: Variant, args: argparse.Namespace, options: dict[
         return simulate(variant, progress=tick, **options)
 
 
+def number(x: float, places: int = 3) -> str:
+    """A mean as the tables print it: ``places`` decimals, or four significant digits when it is huge (a rule
+    file's scores may run to 10^20, where a float's decimals are noise: 853333333333333377024.000)."""
+    return f"{x:.{places}f}" if abs(x) < 1e9 else f"{x:.4g}"
+
+
 def _ci(bounds: list[float | None], pct: bool = True) -> str:
     low, high = bounds
     if low is None or high is None:  # one deal tells nothing of the spread
         return "-"
-    return f"{low:.1%}-{high:.1%}" if pct else f"{low:.3f}-{high:.3f}"
+    return f"{low:.1%}-{high:.1%}" if pct else f"{number(low)}-{number(high)}"
 
 
 def print_summary(summary: Summary, variant: Variant, elapsed: float, record: str | None) -> None:
@@ -183,7 +189,7 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
             f"{t['wins']:,}",
             f"{t['win_rate']:.1%}",
             _ci(t["ci95"]),
-            f"{t['points_per_deal']:.3f}",
+            number(t["points_per_deal"]),
             _ci(t["points_per_deal_ci95"], pct=False),
         )
     out.print(wins)
@@ -225,7 +231,7 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
         scoring.add_row(
             escape(s["name"]),
             s["kind"],
-            f"{s['points_per_deal']:.3f}",
+            number(s["points_per_deal"]),
             _ci(s["points_per_deal_ci95"], pct=False),
             f"{s['scored_in']:.1%} of deals",
             _ci(s["scored_in_ci95"]),
@@ -242,7 +248,9 @@ def print_summary(summary: Summary, variant: Variant, elapsed: float, record: st
     shape.add_row("deals decided by their last award", f"{last['deals']:.1%}")
     shape.add_row("matches decided by the last award of their last deal", f"{last['matches']:.1%}")
     shape.add_row("lead changes per match", f"{flow['lead_changes_per_match']:.2f}")
-    shape.add_row("final margin (points)", f"{flow['final_margin_mean']:.2f} (sd {flow['final_margin_sd']:.2f})")
+    shape.add_row(
+        "final margin (points)", f"{number(flow['final_margin_mean'], 2)} (sd {number(flow['final_margin_sd'], 2)})"
+    )
     shape.add_row(
         "matches won by the leader after deal 1",
         f"{flow['first_deal_leader_wins']:.1%} ({_ci(flow['first_deal_leader_wins_ci95'])})",
