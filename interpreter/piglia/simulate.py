@@ -33,7 +33,7 @@ from piglia.events import RecordEvent
 from piglia.record import write_events
 from piglia.recordio import RecordWriteError
 from piglia.state import Game
-from piglia.stats import Summary, Watcher, wilson
+from piglia.stats import Summary, Watcher, merge_counter, wilson
 from piglia.variant import Variant
 from piglia.workers import WorkerPool, cores
 
@@ -74,10 +74,8 @@ def _play_watched(game: Game, seed: int, watcher: Watcher, record: IO[str] | Non
         text = io.StringIO()
         write_events(state.events, text)
         record.write(text.getvalue())
-    summary = watcher.summary
-    summary.plays += plays
-    for n, turns in branching.items():
-        summary.branching[n] = summary.branching.get(n, 0) + turns
+    watcher.summary.plays += plays
+    merge_counter(watcher.summary.branching, branching)
     watcher.end_match(state, first_dealer, first_leader)
 
 

@@ -16,7 +16,7 @@ from piglia.events import Deal, DealEnd, Declare, MatchEnd, Opening, Play, Recor
 from piglia.outcome import Reason
 from piglia.state import Game, State
 
-__all__ = ["ScoreStats", "Summary", "Watcher", "wilson"]
+__all__ = ["ScoreStats", "Summary", "Watcher", "merge_counter", "wilson"]
 
 Counter = dict[int, int]  # value -> how many times; JSON keys become strings
 
@@ -36,7 +36,8 @@ def _count(counter: Counter, value: int, times: int = 1) -> None:
     counter[value] = counter.get(value, 0) + times
 
 
-def _merge_counter(into: Counter, other: Counter) -> None:
+def merge_counter(into: Counter, other: Counter) -> None:
+    """Add ``other``'s counts to ``into``."""
     for value, times in other.items():
         into[value] = into.get(value, 0) + times
 
@@ -176,14 +177,14 @@ class Summary:
             self.wins[t] += other.wins[t]
             self.points[t] += other.points[t]
             self.points_squares[t] += other.points_squares[t]
-            _merge_counter(self.deal_points[t], other.deal_points[t])
+            merge_counter(self.deal_points[t], other.deal_points[t])
         for name, s in other.by_name.items():
             mine = self.by_name.setdefault(name, ScoreStats(s.kind))
             mine.points += s.points
             mine.scored_in += s.scored_in
             mine.squares += s.squares
         for counter in ("deal_length", "match_length", "branching", "lead_changes", "margins"):
-            _merge_counter(getattr(self, counter), getattr(other, counter))
+            merge_counter(getattr(self, counter), getattr(other, counter))
         self.interrupted = self.interrupted or other.interrupted
 
     def add_match(self, events: Sequence[RecordEvent | dict[str, Any]]) -> None:
@@ -399,8 +400,6 @@ class Watcher:
         team_of = self.team_of
         lower = self.lower_is_better
         plays, scores, deal_points, dealer, totals, deal_no, reason = deal
-        s.deals += 1
-        _count(s.deal_length, len(plays))
         # Per-name points of this deal; which names scored (a name scores when one of its entries is not 0).
         in_deal: dict[str, int] = {}
         nonzero: set[str] = set()
@@ -413,11 +412,7 @@ class Watcher:
                 nonzero.add(name)
                 if s.by_name[name].kind == "award" and team is not None:
                     last_award = (team, points)
-        s._close_deal(in_deal, nonzero)
-        for t, p in enumerate(deal_points):
-            s.points[t] += p
-            s.points_squares[t] += p * p
-            _count(s.deal_points[t], p)
+        s._add_deal(len(plays), deal_points, in_deal, nonzero)
         top = _strict_leader(deal_points, lower)
         if top is None:
             s.tied_deals += 1

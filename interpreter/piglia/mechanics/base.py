@@ -170,16 +170,14 @@ FAMILY_BASES: Mapping[str, tuple[str, str]] = MappingProxyType(
         "match": ("piglia.mechanics.match", "MatchEnd"),
     }
 )
-# The families whose mechanics' properties the schema merges into one block (an award takes one of the forms'
-# keys next to the shared ones; the match block takes every end's keys): a property name is the family's, once.
 # What a mechanic of each family is called in messages.
 _WORDS: Mapping[str, str] = MappingProxyType(
     {"capture": "capture kind", "award": "award form", "bonus": "bonus trigger", "match": "match end"}
 )
+# The families whose mechanics' properties the schema merges into one block (an award takes one of the forms'
+# keys next to the shared ones; the match block takes every end's keys): a property name is the family's, once;
+# and a mechanic of them is chosen by writing its key in that block, so its key must be one of its properties.
 _MERGED = frozenset({"award", "match"})
-# The families chosen by a key of the merged block (an award form by its key, a match end by its key): that key
-# must be one of the mechanic's own properties, or no rule file could write it.
-_KEYED = frozenset({"award", "match"})
 
 
 _RESOLVED: dict[str, tuple[type[Mechanic], dict[str, str]]] = {}  # per family: its base class and its own keys
@@ -377,7 +375,7 @@ def _check(cls: type[Mechanic]) -> None:
     for name in properties:
         if name in reserved:
             raise PigliaError(f"{who}: its property {name!r} is {reserved[name]}; choose another name")
-    if family in _KEYED and key not in properties:
+    if family in _MERGED and key not in properties:
         raise PigliaError(
             f"{who}: its properties must include its own key {key!r} (a rule file chooses it by writing that key), "
             f"but they are {', '.join(properties) or 'none'}"
